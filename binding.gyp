@@ -1,0 +1,29 @@
+{
+  "targets": [
+    {
+      "target_name": "llhttp_napi",
+      "sources": ["src/core/lhn_parser.c", "src/binding/addon.cc"],
+      "include_dirs": [
+        "<!(node -p \"require('node-addon-api').include_dir\")",
+        "<!(node scripts/llhttp.js include)"
+      ],
+      "libraries": ["<!(node scripts/llhttp.js lib)"],
+      "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "cflags": ["-fvisibility=hidden", "-O3"],
+      "cflags_c": ["-std=c11"],
+      "cflags_cc": ["-std=c++17"],
+      "ldflags": ["-Wl,--exclude-libs,ALL"],
+      "xcode_settings": {
+        "GCC_SYMBOLS_PRIVATE_EXTERN": "YES",
+        "OTHER_CFLAGS": ["-std=c11", "-O3"],
+        "OTHER_CPLUSPLUSFLAGS": ["-std=c++17", "-O3"]
+      },
+      "conditions": [
+        ["OS=='linux' and '<!(echo $LLHTTP_NAPI_SANITIZE)'=='1'", {
+          "cflags": ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-O1"],
+          "ldflags": ["-fsanitize=address,undefined"]
+        }]
+      ]
+    }
+  ]
+}

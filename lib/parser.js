@@ -1,0 +1,382 @@
+'use strict';
+// HTTPParser: a drop-in for Node 20's built-in `require('_http_common').HTTPParser`.
+//
+// One native crossing per execute(): the C core parses the whole buffer and
+// records events (src/core/lhn_parser.h); this file replays them, calling the
+// kOn* handlers exactly as the built-in does. When a handler changes the
+// course of parsing (kOnHeadersComplete answering 1 or 2, a handler
+// throwing), the core rewinds and re-parses from that event.
+
+const { AsyncResource } = require('node:async_hooks');
+const binding = require('./native');
+
+const { NativeParser } = binding;
+
+const REQUEST = 1;
+const RESPONSE = 2;
+
+const kOnMessageBegin = 0;
+const kOnHeaders = 1;
+const kOnHeadersComplete = 2;
+const kOnBody = 3;
+const kOnMessageComplete = 4;
+const kOnExecute = 5;
+const kOnTimeout = 6;
+
+// Event kinds and layout: src/core/lhn_parser.h.
+const EV_MESSAGE_BEGIN = 1;
+const EV_HEADERS = 2;
+const EV_HEADERS_COMPLETE = 3;
+const EV_BODY = 4;
+const EV_MESSAGE_COMPLETE = 5;
+const EVENT_SLOTS = binding.eventSlots;
+const PAIR_SLOTS = binding.pairSlots;
+const HC_UPGRADE = 1;
+const HC_KEEP_ALIVE = 2;
+const REWIND_ANSWER = 1;
+const REWIND_FAIL = 2;
+const HPE_USER = 24;
+
+// State block slots: src/binding/addon.cc.
+const S_REQUEST = 0;
+const S_TYPE = 1;
+const S_MAX_HEADER = 2;
+const S_LENIENT = 3;
+const S_EVENTS = 4;
+const S_NREAD = 5;
+const S_ERROR = 6;
+const S_GENERATION = 7;
+const S_HEADERS_DONE = 8;
+const S_SLOTS = 10;
+const R_RESET = 1;
+const R_PAUSE = 2;
+const R_RESUME = 4;
+
+const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
+const NO_RESOURCE = new AsyncResource('LLHTTP_NAPI_PARSER', { requireManualDestroy: true });
+const EMPTY = Buffer.alloc(0);
+const MAX_INT32 = 2 ** 31 - 1;
+
+let defaultMaxHeaderSize = 0;
+function maxHeaderSizeOption() {
+  // --max-http-header-size, as the built-in reads it for a size of 0.
+  if (defaultMaxHeaderSize === 0) defaultMaxHeaderSize = require('node:http').maxHeaderSize;
+  return defaultMaxHeaderSize;
+}
+
+function toBytes(data) {
+  if (data instanceof Uint8Array) return data;
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (data instanceof ArrayBuffer || data instanceof SharedArrayBuffer) return new Uint8Array(data);
+  throw new TypeError('The "buffer" argument must be a Buffer, TypedArray, DataView or ArrayBuffer');
+}
+
+function parseError(bytesParsed, code, reason) {
+  const err = new Error('Parse Error');
+  err.bytesParsed = bytesParsed;
+  err.code = code;
+  err.reason = reason;
+  return err;
+}
+
+class HTTPParser {
+  constructor() {
+    this._native = new NativeParser();
+    this._generation = -1;
+    this._slab = EMPTY;
+    this._pairs = null;
+    this._events = null;
+    this._state = null;
+    this._messageStart = null;
+    this._refreshViews();
+    this._type = REQUEST;
+    this._asyncResource = NO_RESOURCE;
+    this._destroyed = true;
+    this._closed = false;
+    this._input = null;
+    this._connections = null;
+    this._everInitialized = false;
+    // The properties Node's lib puts on a parser, present from the start so
+    // that every parser has the same shape.
+    this._headers = [];
+    this._url = '';
+    this.socket = null;
+    this.incoming = null;
+    this.outgoing = null;
+    this.maxHeaderPairs = 0;
+    this.onIncoming = null;
+    this.joinDuplicateHeaders = null;
+    this._consumed = false;
+  }
+
+  _refreshViews() {
+    const buffers = this._native.buffers();
+    this._slab = Buffer.from(buffers[0]);
+    this._pairs = new Int32Array(buffers[1]);
+    this._events = new Int32Array(buffers[2]);
+    this._state = new Int32Array(buffers[3], 0, S_SLOTS);
+    this._messageStart = new Float64Array(buffers[3], S_SLOTS * 4, 1);
+    this._generation = this._state[S_GENERATION];
+  }
+
+  initialize(type, resource, maxHeaderSize, lenientFlags, connectionsList) {
+    if (this._closed) return;
+    if (type !== REQUEST && type !== RESPONSE) {
+      throw new TypeError('The "type" argument must be HTTPParser.REQUEST or HTTPParser.RESPONSE');
+    }
+    if (resource === null || typeof resource !== 'object') {
+      throw new TypeError('The "resource" argument must be an object');
+    }
+    let max = maxHeaderSize === undefined ? 0 : Math.trunc(Number(maxHeaderSize));
+    if (!(max > 0)) max = maxHeaderSizeOption();
+    const state = this._state;
+    state[S_TYPE] = type;
+    state[S_MAX_HEADER] = max > MAX_INT32 ? MAX_INT32 : max;
+    state[S_LENIENT] = (lenientFlags | 0) & 1023;
+    state[S_REQUEST] = R_RESET;
+    this._type = type;
+    this._everInitialized = true;
+    if (!this._destroyed) this._asyncResource.emitDestroy();
+    this._asyncResource = new AsyncResource(ASYNC_TYPES[type], { requireManualDestroy: true });
+    this._destroyed = false;
+    this._connections = connectionsList == null ? null : connectionsList;
+  }
+
+  execute(data) {
+    if (this._closed) return undefined;
+    const bytes = toBytes(data);
+    this._native.execute(bytes);
+    if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
+    if (this._state[S_EVENTS] === 0) return this._result();
+    this._input = bytes;
+    try {
+      return this._asyncResource.runInAsyncScope(this._replay, this);
+    } finally {
+      this._input = null;
+    }
+  }
+
+  finish() {
+    if (this._closed) return undefined;
+    this._native.finish();
+    if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
+    if (this._state[S_EVENTS] !== 0) {
+      this._input = EMPTY;
+      try {
+        this._asyncResource.runInAsyncScope(this._replay, this);
+      } finally {
+        this._input = null;
+      }
+    }
+    return this._state[S_ERROR] === 0 ? undefined : this._error();
+  }
+
+  // What execute() returns once every event has been delivered.
+  _result() {
+    const state = this._state;
+    if (state[S_ERROR] === 0) return state[S_NREAD];
+    return this._error();
+  }
+
+  _error() {
+    const info = this._native.errorInfo();
+    return parseError(this._state[S_NREAD], info[0], info[1]);
+  }
+
+  // Delivers the recorded events to the kOn* handlers.
+  _replay() {
+    const input = this._input;
+    let events = this._events;
+    let count = this._state[S_EVENTS];
+    for (let i = 0; i < count; i++) {
+      const at = i * EVENT_SLOTS;
+      const kind = events[at];
+      let answer = 0;
+      try {
+        answer = this._deliver(kind, events, at, input);
+      } catch (err) {
+        this._native.rewind(input, i, REWIND_FAIL, 0, kind === EV_BODY || kind === EV_HEADERS ? HPE_USER : -1);
+        throw err;
+      }
+      if (answer !== 0) {
+        this._native.rewind(input, i, REWIND_ANSWER, answer, 0);
+        if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
+        events = this._events;
+        count = this._state[S_EVENTS];
+      }
+    }
+    return this._result();
+  }
+
+  // Calls the handler of one event; returns kOnHeadersComplete's answer.
+  _deliver(kind, events, at, input) {
+    switch (kind) {
+      case EV_MESSAGE_BEGIN: {
+        const cb = this[kOnMessageBegin];
+        if (typeof cb === 'function') cb.call(this);
+        return 0;
+      }
+      case EV_HEADERS: {
+        const cb = this[kOnHeaders];
+        if (typeof cb === 'function') {
+          cb.call(this, this._headerArray(events[at + 2], events[at + 3]),
+                  this._string(events[at + 4], events[at + 5]));
+        }
+        return 0;
+      }
+      case EV_HEADERS_COMPLETE:
+        return this._headersComplete(events, at);
+      case EV_BODY: {
+        const cb = this[kOnBody];
+        if (typeof cb === 'function') {
+          const start = events[at + 2];
+          // The built-in hands over a copy: the input may be reused.
+          cb.call(this, Buffer.from(input.subarray(start, start + events[at + 3])));
+        }
+        return 0;
+      }
+      case EV_MESSAGE_COMPLETE: {
+        const cb = this[kOnMessageComplete];
+        if (typeof cb === 'function') cb.call(this);
+        return 0;
+      }
+    }
+    return 0;
+  }
+
+  _headersComplete(events, at) {
+    const cb = this[kOnHeadersComplete];
+    if (typeof cb !== 'function') return 0;
+    const flushed = events[at + 3] === -1;
+    const flags = events[at + 6];
+    let headers;
+    let url;
+    let method;
+    let statusCode;
+    let statusMessage;
+    if (!flushed) headers = this._headerArray(events[at + 2], events[at + 3]);
+    if (this._type === REQUEST) {
+      if (!flushed) url = this._string(events[at + 4], events[at + 5]);
+      method = events[at + 8];
+    } else {
+      statusCode = events[at + 7];
+      statusMessage = this._string(events[at + 4], events[at + 5]);
+    }
+    const ret = cb.call(this, events[at + 9], events[at + 10], headers, method, url,
+                        statusCode, statusMessage, (flags & HC_UPGRADE) !== 0,
+                        (flags & HC_KEEP_ALIVE) !== 0);
+    // The built-in converts with IntegerValue() and keeps 32 bits.
+    return (+ret) | 0;
+  }
+
+  _string(start, end) {
+    return end > start ? this._slab.latin1Slice(start, end) : '';
+  }
+
+  // A flat [name, value, ...] array of pairs [first, first + count).
+  _headerArray(first, count) {
+    const out = new Array(count * 2);
+    if (count === 0) return out;
+    const pairs = this._pairs;
+    const lo = pairs[first * PAIR_SLOTS];
+    const hi = pairs[(first + count - 1) * PAIR_SLOTS + 3];
+    // One native string for the whole block, then cheap substrings.
+    const block = hi > lo ? this._slab.latin1Slice(lo, hi) : '';
+    for (let i = 0, p = first * PAIR_SLOTS; i < count; i++, p += PAIR_SLOTS) {
+      out[2 * i] = block.slice(pairs[p] - lo, pairs[p + 1] - lo);
+      out[2 * i + 1] = block.slice(pairs[p + 2] - lo, pairs[p + 3] - lo);
+    }
+    return out;
+  }
+
+  pause() {
+    if (this._closed) return;
+    this._state[S_REQUEST] = (this._state[S_REQUEST] & ~R_RESUME) | R_PAUSE;
+  }
+
+  resume() {
+    if (this._closed) return;
+    this._state[S_REQUEST] = (this._state[S_REQUEST] & ~R_PAUSE) | R_RESUME;
+  }
+
+  close() {
+    if (this._closed) return;
+    this._closed = true;
+    if (!this._destroyed) {
+      this._destroyed = true;
+      this._asyncResource.emitDestroy();
+    }
+    this._native.close();
+  }
+
+  free() {
+    if (this._closed) return;
+    if (!this._destroyed) {
+      this._destroyed = true;
+      this._asyncResource.emitDestroy();
+    }
+  }
+
+  remove() {
+    if (this._closed) return;
+    this._connections = null;
+  }
+
+  // Reading the socket natively is not supported; Node then feeds the parser
+  // from the socket's 'data' events, as it does for TLS sockets.
+  consume() {}
+
+  unconsume() {}
+
+  getCurrentBuffer() {
+    if (this._closed) return undefined;
+    const input = this._input;
+    return input === null || input.length === 0 ? Buffer.alloc(0) : Buffer.from(input);
+  }
+
+  duration() {
+    if (this._closed) return undefined;
+    const start = this._messageStart[0];
+    // The core stamps message starts with CLOCK_MONOTONIC, like hrtime.
+    return start === 0 ? 0 : Number(process.hrtime.bigint()) / 1e6 - start;
+  }
+
+  headersCompleted() {
+    if (this._closed) return undefined;
+    if (this._state[S_REQUEST] & R_RESET) return false;
+    return this._state[S_HEADERS_DONE] === 1;
+  }
+}
+
+const constants = {
+  REQUEST,
+  RESPONSE,
+  kOnMessageBegin,
+  kOnHeaders,
+  kOnHeadersComplete,
+  kOnBody,
+  kOnMessageComplete,
+  kOnExecute,
+  kOnTimeout,
+  kLenientNone: 0,
+  kLenientHeaders: 1,
+  kLenientChunkedLength: 2,
+  kLenientKeepAlive: 4,
+  kLenientTransferEncoding: 8,
+  kLenientVersion: 16,
+  kLenientDataAfterClose: 32,
+  kLenientOptionalLFAfterCR: 64,
+  kLenientOptionalCRLFAfterChunk: 128,
+  kLenientOptionalCRBeforeLF: 256,
+  kLenientSpacesAfterChunkSize: 512,
+  kLenientAll: 1023,
+};
+for (const name of Object.keys(constants)) {
+  Object.defineProperty(HTTPParser, name, { value: constants[name], enumerable: true });
+}
+
+module.exports = {
+  HTTPParser,
+  methods: binding.methods,
+  allMethods: binding.allMethods,
+};

@@ -1,0 +1,19 @@
+'use strict';
+// `npm test`: the C core's unit tests, then every test/*.test.js with node:test.
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '..');
+
+function run(args) {
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status || 1);
+}
+
+run([path.join(__dirname, 'test-core.js')]);
+const files = fs.readdirSync(path.join(ROOT, 'test'))
+  .filter((f) => f.endsWith('.test.js'))
+  .sort()
+  .map((f) => path.join('test', f));
+run(['--test', '--test-concurrency=2', ...files]);

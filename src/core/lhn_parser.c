@@ -1,0 +1,538 @@
+/* llhttp-napi core: see lhn_parser.h for the contract. */
+#define _POSIX_C_SOURCE 199309L
+
+#include "lhn_parser.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Chunk extensions allowed per chunk line, as in Node 20. */
+#define LHN_MAX_CHUNK_EXTENSIONS 16384
+
+#define INITIAL_SLAB 1024u
+#define INITIAL_PAIRS 64u
+#define INITIAL_EVENTS 32u
+
+static lhn_parser *from_llhttp(llhttp_t *h) {
+  return (lhn_parser *)((char *)h - offsetof(lhn_parser, st.llhttp));
+}
+
+uint64_t lhn_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- growable buffers ---------------------------------------------------- */
+
+static void *grow_block(lhn_parser *p, enum lhn_buffer_id id, void *old,
+                        size_t old_size, size_t new_size) {
+  void *block;
+  if (p->grow) {
+    block = p->grow(p->grow_ctx, id, old, old_size, new_size);
+  } else {
+    block = realloc(old, new_size);
+  }
+  if (block) {
+    p->allocations++;
+    if (id == LHN_BUF_SLAB) p->slab_growths++;
+  }
+  return block;
+}
+
+/* Make room for `extra` more bytes in the slab. 0 on success. */
+static int slab_reserve(lhn_parser *p, size_t extra) {
+  size_t need = (size_t)p->st.slab_len + extra;
+  if (need <= p->slab_cap) return 0;
+  if (need > UINT32_MAX) return -1;
+  size_t cap = p->slab_cap ? (size_t)p->slab_cap * 2 : INITIAL_SLAB;
+  while (cap < need) cap *= 2;
+  if (cap > UINT32_MAX) cap = UINT32_MAX;
+  void *block = grow_block(p, LHN_BUF_SLAB, p->slab, p->st.slab_len, cap);
+  if (!block) return -1;
+  p->slab = block;
+  p->slab_cap = (uint32_t)cap;
+  return 0;
+}
+
+static int pairs_reserve(lhn_parser *p, uint32_t count) {
+  if (count <= p->pair_cap) return 0;
+  uint32_t cap = p->pair_cap ? p->pair_cap * 2 : INITIAL_PAIRS;
+  while (cap < count) cap *= 2;
+  void *block = grow_block(p, LHN_BUF_PAIRS, p->pairs,
+                           (size_t)p->pair_cap * LHN_PAIR_SLOTS * sizeof(int32_t),
+                           (size_t)cap * LHN_PAIR_SLOTS * sizeof(int32_t));
+  if (!block) return -1;
+  p->pairs = block;
+  p->pair_cap = cap;
+  return 0;
+}
+
+/* Returns the slots of a new event, or NULL when out of memory. */
+static int32_t *event_push(lhn_parser *p, int kind) {
+  if (p->event_count == p->event_cap) {
+    uint32_t cap = p->event_cap ? p->event_cap * 2 : INITIAL_EVENTS;
+    void *block = grow_block(p, LHN_BUF_EVENTS, p->events,
+                             (size_t)p->event_cap * LHN_EVENT_SLOTS * sizeof(int32_t),
+                             (size_t)cap * LHN_EVENT_SLOTS * sizeof(int32_t));
+    if (!block) return NULL;
+    p->events = block;
+    p->event_cap = cap;
+  }
+  int32_t *ev = p->events + (size_t)p->event_count * LHN_EVENT_SLOTS;
+  p->event_count++;
+  ev[0] = kind;
+  ev[1] = (int32_t)p->st.serial;
+  return ev;
+}
+
+/* ---- callback plumbing ---------------------------------------------------- */
+
+static int out_of_memory(lhn_parser *p) {
+  p->oom = 1;
+  llhttp_set_error_reason(&p->st.llhttp, "HPE_OUT_OF_MEMORY:Out of memory");
+  return HPE_USER;
+}
+
+/* Every llhttp callback starts here: counts it, as rewinds name callbacks
+ * by their serial. */
+static lhn_parser *enter(llhttp_t *h) {
+  lhn_parser *p = from_llhttp(h);
+  p->st.serial++;
+  return p;
+}
+
+/* Every llhttp callback ends here: applies a rewind's failure (the handler
+ * of this callback's event threw). */
+static int leave(lhn_parser *p, int rv) {
+  if (p->fail_serial != 0 && p->st.serial == p->fail_serial) {
+    p->fail_serial = 0;
+    if (p->fail_code == HPE_USER) {
+      llhttp_set_error_reason(&p->st.llhttp, "HPE_JS_EXCEPTION:JS Exception");
+    }
+    return p->fail_code;
+  }
+  return rv;
+}
+
+/* The built-in's TrackHeader: a message's header bytes must stay below the
+ * limit. */
+static int track_header(lhn_parser *p, size_t len) {
+  p->st.header_nread += len;
+  if (p->st.header_nread >= p->max_header_size) {
+    llhttp_set_error_reason(&p->st.llhttp, "HPE_HEADER_OVERFLOW:Header overflow");
+    return HPE_USER;
+  }
+  return 0;
+}
+
+/* Appends bytes to the slab; returns 0 or an llhttp error. */
+static int slab_append(lhn_parser *p, const char *at, size_t len) {
+  if (len == 0) return 0;
+  if (slab_reserve(p, len) != 0) return out_of_memory(p);
+  memcpy(p->slab + p->st.slab_len, at, len);
+  p->st.slab_len += (uint32_t)len;
+  return 0;
+}
+
+static int32_t *pair_at(lhn_parser *p, uint32_t index) {
+  return p->pairs + (size_t)index * LHN_PAIR_SLOTS;
+}
+
+/* Trims trailing spaces and tabs of the values of pairs [first, first+n),
+ * as the built-in does when it hands values to JavaScript. */
+static void trim_values(lhn_parser *p, uint32_t first, uint32_t n) {
+  for (uint32_t i = first; i < first + n; i++) {
+    int32_t *pair = pair_at(p, i);
+    while (pair[3] > pair[2] &&
+           (p->slab[pair[3] - 1] == ' ' || p->slab[pair[3] - 1] == '\t')) {
+      pair[3]--;
+    }
+  }
+}
+
+/* The built-in's Flush(): hands pending pairs and the URL to kOnHeaders. */
+static int flush_headers(lhn_parser *p) {
+  lhn_state *st = &p->st;
+  int32_t *ev = event_push(p, LHN_EV_HEADERS);
+  if (!ev) return out_of_memory(p);
+  trim_values(p, st->pair_base, st->num_values);
+  ev[2] = (int32_t)st->pair_base;
+  ev[3] = (int32_t)st->num_values;
+  ev[4] = (int32_t)st->url_start;
+  ev[5] = (int32_t)st->url_end;
+  st->url_start = st->url_end = st->slab_len;
+  st->have_flushed = 1;
+  return 0;
+}
+
+/* ---- llhttp callbacks ----------------------------------------------------- */
+
+static int on_message_begin(llhttp_t *h) {
+  lhn_parser *p = enter(h);
+  lhn_state *st = &p->st;
+  if (st->reset_on_begin) {
+    st->reset_on_begin = 0;
+    st->slab_len = 0;
+    st->pair_count = 0;
+  }
+  st->msg_slab_start = st->slab_len;
+  st->pair_base = st->pair_count;
+  st->msg_pair_first = st->pair_count;
+  st->num_fields = st->num_values = 0;
+  st->headers_completed = 0;
+  st->chunk_ext_nread = 0;
+  st->in_message = 1;
+  st->message_start_ns = lhn_now_ns();
+  st->url_start = st->url_end = st->slab_len;
+  st->status_start = st->status_end = st->slab_len;
+  if (!event_push(p, LHN_EV_MESSAGE_BEGIN)) return leave(p, out_of_memory(p));
+  return leave(p, 0);
+}
+
+static int on_url(llhttp_t *h, const char *at, size_t len) {
+  lhn_parser *p = enter(h);
+  int rv = track_header(p, len);
+  if (rv == 0) {
+    if (p->st.url_end != p->st.slab_len) p->st.url_start = p->st.slab_len;
+    rv = slab_append(p, at, len);
+    p->st.url_end = p->st.slab_len;
+  }
+  return leave(p, rv);
+}
+
+static int on_status(llhttp_t *h, const char *at, size_t len) {
+  lhn_parser *p = enter(h);
+  int rv = track_header(p, len);
+  if (rv == 0) {
+    if (p->st.status_end != p->st.slab_len) p->st.status_start = p->st.slab_len;
+    rv = slab_append(p, at, len);
+    p->st.status_end = p->st.slab_len;
+  }
+  return leave(p, rv);
+}
+
+static int on_header_field(llhttp_t *h, const char *at, size_t len) {
+  lhn_parser *p = enter(h);
+  lhn_state *st = &p->st;
+  int rv = track_header(p, len);
+  if (rv != 0) return leave(p, rv);
+  if (st->num_fields == st->num_values) {
+    /* a new field */
+    st->num_fields++;
+    if (st->num_fields == LHN_MAX_PENDING_FIELDS) {
+      rv = flush_headers(p);
+      if (rv != 0) return leave(p, rv);
+      st->pair_base += st->num_values;
+      st->num_fields = 1;
+      st->num_values = 0;
+    }
+    if (pairs_reserve(p, st->pair_count + 1) != 0) return leave(p, out_of_memory(p));
+    int32_t *pair = pair_at(p, st->pair_count++);
+    pair[0] = pair[1] = pair[2] = pair[3] = (int32_t)st->slab_len;
+  }
+  rv = slab_append(p, at, len);
+  pair_at(p, st->pair_count - 1)[1] = (int32_t)st->slab_len;
+  return leave(p, rv);
+}
+
+static int on_header_value(llhttp_t *h, const char *at, size_t len) {
+  lhn_parser *p = enter(h);
+  lhn_state *st = &p->st;
+  int rv = track_header(p, len);
+  if (rv != 0) return leave(p, rv);
+  int32_t *pair = pair_at(p, st->pair_count - 1);
+  if (st->num_values != st->num_fields) {
+    /* a new value */
+    st->num_values++;
+    pair[2] = (int32_t)st->slab_len;
+  }
+  rv = slab_append(p, at, len);
+  pair[3] = (int32_t)st->slab_len;
+  return leave(p, rv);
+}
+
+static int on_chunk_extension(llhttp_t *h, const char *at, size_t len) {
+  lhn_parser *p = enter(h);
+  (void)at;
+  p->st.chunk_ext_nread += len;
+  if (p->st.chunk_ext_nread > LHN_MAX_CHUNK_EXTENSIONS) {
+    llhttp_set_error_reason(&p->st.llhttp,
+                            "HPE_CHUNK_EXTENSIONS_OVERFLOW:Chunk extensions overflow");
+    return leave(p, HPE_USER);
+  }
+  return leave(p, 0);
+}
+
+static int on_headers_complete(llhttp_t *h) {
+  lhn_parser *p = enter(h);
+  lhn_state *st = &p->st;
+  llhttp_t *ll = &st->llhttp;
+  st->headers_completed = 1;
+  st->header_nread = 0;
+
+  uint32_t flushed = st->have_flushed;
+  if (flushed && flush_headers(p) != 0) return leave(p, HPE_USER);
+
+  uint32_t index = p->event_count;
+  int answer = 0;
+  if (index < p->regen_limit) {
+    answer = p->events[(size_t)index * LHN_EVENT_SLOTS + 11];
+  }
+  int32_t *ev = event_push(p, LHN_EV_HEADERS_COMPLETE);
+  if (!ev) return leave(p, out_of_memory(p));
+  if (flushed) {
+    ev[2] = 0;
+    ev[3] = -1;
+  } else {
+    trim_values(p, st->pair_base, st->num_values);
+    ev[2] = (int32_t)st->pair_base;
+    ev[3] = (int32_t)st->num_values;
+  }
+  if (ll->type == HTTP_REQUEST) {
+    ev[4] = (int32_t)st->url_start;
+    ev[5] = (int32_t)st->url_end;
+  } else {
+    ev[4] = (int32_t)st->status_start;
+    ev[5] = (int32_t)st->status_end;
+  }
+  ev[6] = (ll->upgrade ? LHN_HC_UPGRADE : 0) |
+          (llhttp_should_keep_alive(ll) ? LHN_HC_KEEP_ALIVE : 0);
+  ev[7] = ll->status_code;
+  ev[8] = ll->method;
+  ev[9] = ll->http_major;
+  ev[10] = ll->http_minor;
+  ev[11] = answer;
+
+  st->pair_base = st->pair_count;
+  st->num_fields = st->num_values = 0;
+  return leave(p, answer);
+}
+
+static int on_body(llhttp_t *h, const char *at, size_t len) {
+  lhn_parser *p = enter(h);
+  if (len != 0) {
+    int32_t *ev = event_push(p, LHN_EV_BODY);
+    if (!ev) return leave(p, out_of_memory(p));
+    ev[2] = (int32_t)(at - p->input);
+    ev[3] = (int32_t)len;
+  }
+  return leave(p, 0);
+}
+
+static int on_message_complete(llhttp_t *h) {
+  lhn_parser *p = enter(h);
+  lhn_state *st = &p->st;
+  st->message_start_ns = 0;
+  st->in_message = 0;
+  if (st->num_fields != 0 && flush_headers(p) != 0) return leave(p, HPE_USER);
+  if (!event_push(p, LHN_EV_MESSAGE_COMPLETE)) return leave(p, out_of_memory(p));
+  return leave(p, 0);
+}
+
+static int on_chunk_header(llhttp_t *h) {
+  lhn_parser *p = enter(h);
+  p->st.header_nread = 0;
+  p->st.chunk_ext_nread = 0;
+  return leave(p, 0);
+}
+
+static int on_chunk_complete(llhttp_t *h) {
+  lhn_parser *p = enter(h);
+  p->st.header_nread = 0;
+  return leave(p, 0);
+}
+
+static const llhttp_settings_t lhn_settings = {
+  .on_message_begin = on_message_begin,
+  .on_url = on_url,
+  .on_status = on_status,
+  .on_header_field = on_header_field,
+  .on_header_value = on_header_value,
+  .on_chunk_extension_name = on_chunk_extension,
+  .on_chunk_extension_value = on_chunk_extension,
+  .on_headers_complete = on_headers_complete,
+  .on_body = on_body,
+  .on_message_complete = on_message_complete,
+  .on_chunk_header = on_chunk_header,
+  .on_chunk_complete = on_chunk_complete,
+};
+
+/* ---- public API ----------------------------------------------------------- */
+
+void lhn_parser_init(lhn_parser *p, lhn_grow_fn grow, void *grow_ctx) {
+  memset(p, 0, sizeof(*p));
+  p->grow = grow;
+  p->grow_ctx = grow_ctx;
+}
+
+int lhn_parser_prepare(lhn_parser *p) {
+  if (slab_reserve(p, INITIAL_SLAB) != 0 || pairs_reserve(p, INITIAL_PAIRS) != 0) return -1;
+  if (p->event_cap == 0) {
+    if (!event_push(p, 0)) return -1;
+    p->event_count = 0;
+  }
+  return 0;
+}
+
+void lhn_parser_reset(lhn_parser *p, int type, uint32_t max_header_size,
+                      unsigned lenient) {
+  memset(&p->st, 0, sizeof(p->st));
+  llhttp_init(&p->st.llhttp, (llhttp_type_t)type, &lhn_settings);
+  llhttp_t *ll = &p->st.llhttp;
+  llhttp_set_lenient_headers(ll, (lenient & LENIENT_HEADERS) != 0);
+  llhttp_set_lenient_chunked_length(ll, (lenient & LENIENT_CHUNKED_LENGTH) != 0);
+  llhttp_set_lenient_keep_alive(ll, (lenient & LENIENT_KEEP_ALIVE) != 0);
+  llhttp_set_lenient_transfer_encoding(ll, (lenient & LENIENT_TRANSFER_ENCODING) != 0);
+  llhttp_set_lenient_version(ll, (lenient & LENIENT_VERSION) != 0);
+  llhttp_set_lenient_data_after_close(ll, (lenient & LENIENT_DATA_AFTER_CLOSE) != 0);
+  llhttp_set_lenient_optional_lf_after_cr(ll, (lenient & LENIENT_OPTIONAL_LF_AFTER_CR) != 0);
+  llhttp_set_lenient_optional_crlf_after_chunk(
+      ll, (lenient & LENIENT_OPTIONAL_CRLF_AFTER_CHUNK) != 0);
+  llhttp_set_lenient_optional_cr_before_lf(ll, (lenient & LENIENT_OPTIONAL_CR_BEFORE_LF) != 0);
+  llhttp_set_lenient_spaces_after_chunk_size(
+      ll, (lenient & LENIENT_SPACES_AFTER_CHUNK_SIZE) != 0);
+  p->max_header_size = max_header_size;
+  p->event_count = 0;
+  p->oom = 0;
+}
+
+/* Fills out with what the built-in's Execute()/Finish() would report. */
+static void report(lhn_parser *p, const char *data, size_t len, llhttp_errno_t err,
+                   lhn_result *out) {
+  llhttp_t *ll = &p->st.llhttp;
+  size_t nread = len;
+  if (err != HPE_OK) {
+    const char *pos = llhttp_get_error_pos(ll);
+    nread = (data && pos >= data && pos <= data + len) ? (size_t)(pos - data) : 0;
+    if (err == HPE_PAUSED_UPGRADE) {
+      err = HPE_OK;
+      llhttp_resume_after_upgrade(ll);
+      p->st.upgraded = 1;
+    }
+  }
+  out->bytes_parsed = nread;
+  out->error = HPE_OK;
+  out->code = NULL;
+  out->code_len = 0;
+  out->reason = NULL;
+  if (ll->upgrade || err == HPE_OK) return;
+  const char *reason = llhttp_get_error_reason(ll);
+  if (!reason) reason = "";
+  out->error = err;
+  if (err == HPE_USER) {
+    const char *colon = strchr(reason, ':');
+    if (colon) {
+      out->code = reason;
+      out->code_len = (size_t)(colon - reason);
+      out->reason = colon + 1;
+      return;
+    }
+  }
+  out->code = llhttp_errno_name(err);
+  out->code_len = strlen(out->code);
+  out->reason = reason;
+}
+
+static void run(lhn_parser *p, const char *data, size_t len, lhn_result *out) {
+  p->input = data;
+  p->input_len = len;
+  llhttp_errno_t err = llhttp_execute(&p->st.llhttp, data, len);
+  report(p, data, len, err, out);
+  p->regen_limit = 0;
+}
+
+/* Moves the message under way to the front of the slab and pair table, or
+ * arranges for the next message to start from empty ones. */
+static void compact(lhn_parser *p) {
+  lhn_state *st = &p->st;
+  if (!st->in_message) {
+    st->reset_on_begin = 1;
+    return;
+  }
+  uint32_t shift = st->msg_slab_start;
+  uint32_t first = st->msg_pair_first;
+  if (shift == 0 && first == 0) return;
+  memmove(p->slab, p->slab + shift, st->slab_len - shift);
+  st->slab_len -= shift;
+  memmove(p->pairs, pair_at(p, first),
+          (size_t)(st->pair_count - first) * LHN_PAIR_SLOTS * sizeof(int32_t));
+  st->pair_count -= first;
+  st->pair_base -= first;
+  st->msg_pair_first = 0;
+  for (uint32_t i = 0; i < st->pair_count; i++) {
+    int32_t *pair = pair_at(p, i);
+    for (int k = 0; k < LHN_PAIR_SLOTS; k++) pair[k] -= (int32_t)shift;
+  }
+  st->msg_slab_start = 0;
+  st->url_start -= shift;
+  st->url_end -= shift;
+  st->status_start -= shift;
+  st->status_end -= shift;
+}
+
+void lhn_parser_execute(lhn_parser *p, const char *data, size_t len, lhn_result *out) {
+  compact(p);
+  p->saved = p->st;
+  p->event_count = 0;
+  p->regen_limit = 0;
+  p->fail_serial = 0;
+  run(p, data, len, out);
+}
+
+int lhn_parser_rewind(lhn_parser *p, const char *data, size_t len,
+                      uint32_t event_index, unsigned actions, int answer,
+                      int fail_code, lhn_result *out) {
+  if (event_index >= p->event_count) return -1;
+  int32_t *ev = p->events + (size_t)event_index * LHN_EVENT_SLOTS;
+  uint32_t serial = (uint32_t)ev[1];
+  if ((actions & LHN_REWIND_ANSWER) && ev[0] == LHN_EV_HEADERS_COMPLETE) ev[11] = answer;
+  if (actions & LHN_REWIND_FAIL) {
+    p->fail_serial = serial;
+    p->fail_code = fail_code;
+  }
+  p->regen_limit = event_index + 1;
+  p->st = p->saved;
+  p->event_count = 0;
+  run(p, data, len, out);
+  return 0;
+}
+
+void lhn_parser_finish(lhn_parser *p, lhn_result *out) {
+  p->event_count = 0;
+  p->input = NULL;
+  p->input_len = 0;
+  llhttp_errno_t err = llhttp_finish(&p->st.llhttp);
+  report(p, NULL, 0, err, out);
+}
+
+void lhn_parser_pause(lhn_parser *p) { llhttp_pause(&p->st.llhttp); }
+
+void lhn_parser_resume(lhn_parser *p) { llhttp_resume(&p->st.llhttp); }
+
+void lhn_parser_destroy(lhn_parser *p) {
+  if (!p->grow) {
+    free(p->slab);
+    free(p->pairs);
+    free(p->events);
+  }
+  p->slab = NULL;
+  p->pairs = NULL;
+  p->events = NULL;
+  p->slab_cap = p->pair_cap = p->event_cap = 0;
+}
+
+#define LHN_NAME(num, name, string) #string,
+static const char *const method_names[] = {HTTP_METHOD_MAP(LHN_NAME)};
+static const char *const all_method_names[] = {HTTP_ALL_METHOD_MAP(LHN_NAME)};
+#undef LHN_NAME
+
+const char *const *lhn_method_names(int all, size_t *count) {
+  if (all) {
+    *count = sizeof(all_method_names) / sizeof(all_method_names[0]);
+    return all_method_names;
+  }
+  *count = sizeof(method_names) / sizeof(method_names[0]);
+  return method_names;
+}

@@ -1,0 +1,213 @@
+/*
+ * llhttp-napi core: an HTTP/1.x message parser over llhttp that records what
+ * happened during one execute() as a list of events instead of calling back
+ * into a scripting runtime. Header bytes (names, values, URL, status message)
+ * are copied into a per-parser slab and referred to by [start, end) offsets.
+ *
+ * The core knows nothing of N-API. It mirrors the behaviour of Node.js 20's
+ * built-in parser binding (src/node_http_parser.cc): the same llhttp
+ * callbacks, header byte accounting, 32-field flushes and error reporting.
+ *
+ * Replay protocol: the caller executes a buffer, then walks the events. When
+ * the caller's handler for an event changes the course of parsing (a
+ * kOnHeadersComplete answer other than 0, a handler that throws), it calls lhn_parser_rewind() with that event's index and
+ * re-executes the same buffer: the core restores the state it had when the
+ * buffer began, replays llhttp up to that event, applies the action there, and
+ * regenerates the events that follow. Events up to the index come out the
+ * same, so the caller continues after it.
+ */
+#ifndef LHN_PARSER_H
+#define LHN_PARSER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llhttp.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Event kinds, in the first slot of each event. */
+enum lhn_event_kind {
+  LHN_EV_MESSAGE_BEGIN = 1,
+  LHN_EV_HEADERS = 2,          /* early flush or trailers: kOnHeaders */
+  LHN_EV_HEADERS_COMPLETE = 3, /* kOnHeadersComplete */
+  LHN_EV_BODY = 4,             /* kOnBody: a slice of the input */
+  LHN_EV_MESSAGE_COMPLETE = 5  /* kOnMessageComplete */
+};
+
+/*
+ * Each event is LHN_EVENT_SLOTS int32 values:
+ *   [0] kind  [1] llhttp callback serial (used by rewind)
+ *   HEADERS:          [2] first pair  [3] pair count  [4] url start [5] url end
+ *   HEADERS_COMPLETE: [2] first pair  [3] pair count or -1 when headers were
+ *                     flushed earlier (headers and url are then undefined)
+ *                     [4] url/status start [5] url/status end
+ *                     [6] flags: LHN_HC_*  [7] status code
+ *                     [8] method  [9] http major  [10] http minor
+ *                     [11] the handler's answer, kept for rewinds
+ *   BODY:             [2] input offset  [3] length
+ */
+#define LHN_EVENT_SLOTS 12
+#define LHN_HC_UPGRADE 1
+#define LHN_HC_KEEP_ALIVE 2
+
+/* Each header pair is 4 int32 values: name start, name end, value start,
+ * value end (trailing spaces and tabs trimmed), offsets into the slab. */
+#define LHN_PAIR_SLOTS 4
+
+/* The built-in parser flushes headers to JavaScript when a message has this
+ * many fields pending. */
+#define LHN_MAX_PENDING_FIELDS 32
+
+/* Which growable buffer a memory hook is asked about. */
+enum lhn_buffer_id { LHN_BUF_SLAB = 0, LHN_BUF_PAIRS = 1, LHN_BUF_EVENTS = 2 };
+
+/*
+ * Memory hook: returns a block of at least new_size bytes holding the first
+ * old_size bytes of old (which may be NULL when old_size is 0), or NULL when
+ * out of memory. The core never frees a block it got from the hook; the hook
+ * owns them (a runtime may keep old blocks alive while views of them exist).
+ * With no hook the core uses realloc/free itself.
+ */
+typedef void *(*lhn_grow_fn)(void *ctx, enum lhn_buffer_id id, void *old,
+                             size_t old_size, size_t new_size);
+
+/* Rewind actions, bits for lhn_parser_rewind(). */
+#define LHN_REWIND_ANSWER 1 /* kOnHeadersComplete at the event returned answer */
+#define LHN_REWIND_FAIL 2   /* the event's handler threw */
+
+/* Result of lhn_parser_execute / lhn_parser_finish. */
+typedef struct lhn_result {
+  int error;           /* llhttp_errno_t; HPE_OK when none to report */
+  size_t bytes_parsed; /* as the built-in computes it */
+  const char *code;    /* error code name, e.g. "HPE_INVALID_METHOD" */
+  size_t code_len;
+  const char *reason;  /* error reason text */
+} lhn_result;
+
+typedef struct lhn_parser lhn_parser;
+
+/* Per-message and per-buffer state that rewind restores. Plain data. */
+typedef struct lhn_state {
+  llhttp_t llhttp;
+  uint32_t slab_len;
+  uint32_t pair_count;   /* pairs in the table */
+  uint32_t msg_slab_start;   /* first slab byte of the current message */
+  uint32_t pair_base;    /* first pair not yet flushed */
+  uint32_t num_fields;   /* fields since pair_base (built-in num_fields_) */
+  uint32_t num_values;   /* values since pair_base (built-in num_values_) */
+  uint32_t url_start, url_end;
+  uint32_t status_start, status_end;
+  uint32_t msg_pair_first;   /* first pair of the current message */
+  uint64_t header_nread;
+  uint64_t chunk_ext_nread;
+  uint64_t message_start_ns; /* 0 between messages */
+  uint32_t serial;           /* llhttp callbacks seen since init */
+  uint8_t have_flushed;
+  uint8_t headers_completed;
+  uint8_t in_message;
+  uint8_t upgraded;          /* an upgrade stopped parsing at least once */
+  uint8_t reset_on_begin;    /* the next message begin empties the slab */
+} lhn_state;
+
+struct lhn_parser {
+  lhn_state st;
+  lhn_state saved;        /* state when the current buffer began */
+  const char *input;      /* current buffer */
+  size_t input_len;
+
+  /* growable buffers */
+  uint8_t *slab;
+  uint32_t slab_cap;
+  int32_t *pairs;
+  uint32_t pair_cap;      /* in pairs */
+  int32_t *events;
+  uint32_t event_count;
+  uint32_t event_cap;     /* in events */
+  uint32_t max_header_size;
+  int oom;
+
+  /* rewind control, for the current buffer */
+  uint32_t regen_limit;   /* events below this index are being regenerated:
+                             their stored answers apply again */
+  uint32_t fail_serial;   /* serial whose callback fails (0 = none) */
+  int fail_code;
+
+  lhn_grow_fn grow;
+  void *grow_ctx;
+
+  uint64_t allocations;   /* buffer (re)allocations since creation */
+  uint64_t slab_growths;
+};
+
+/*
+ * Initialise p (caller-owned memory) with no buffers. grow may be NULL to use
+ * realloc. Call lhn_parser_reset() before the first execute.
+ */
+void lhn_parser_init(lhn_parser *p, lhn_grow_fn grow, void *grow_ctx);
+
+/*
+ * Allocate the first slab, pair table and event list through the memory hook
+ * (so that they exist before the first execute). Returns 0, or -1 when out of
+ * memory.
+ */
+int lhn_parser_prepare(lhn_parser *p);
+
+/*
+ * Start over as a parser of type (HTTP_REQUEST or HTTP_RESPONSE) with the
+ * given header byte limit (a message's header bytes reaching it is
+ * HPE_HEADER_OVERFLOW) and Node's lenient flag bits (kLenient*, same values
+ * as llhttp's lenient flags). Keeps the buffers.
+ */
+void lhn_parser_reset(lhn_parser *p, int type, uint32_t max_header_size,
+                      unsigned lenient_flags);
+
+/*
+ * Parse data[0..len) as the next bytes of the stream, appending events.
+ * Clears the event list first. Never calls out except through the memory
+ * hook. out receives the error, if any, and bytes parsed with the built-in's
+ * rules (an upgrade stops early without an error).
+ */
+void lhn_parser_execute(lhn_parser *p, const char *data, size_t len,
+                        lhn_result *out);
+
+/*
+ * Rewind to the start of the current buffer and re-execute it, changing what
+ * happens at the event with index event_index according to actions
+ * (LHN_REWIND_* bits): ANSWER makes that headers-complete callback return
+ * answer (answers given to earlier events of the buffer are kept); FAIL makes
+ * that callback fail with fail_code (-1 for a callback error, HPE_USER for a JavaScript
+ * exception). Events up to event_index come out identical. data/len must be
+ * the buffer given to the last execute. Returns 0, or -1 if event_index is not
+ * an event of the current buffer.
+ */
+int lhn_parser_rewind(lhn_parser *p, const char *data, size_t len,
+                      uint32_t event_index, unsigned actions, int answer,
+                      int fail_code, lhn_result *out);
+
+/* Signal end of input (llhttp_finish). out as for execute. */
+void lhn_parser_finish(lhn_parser *p, lhn_result *out);
+
+/* Pause (the next execute fails with HPE_PAUSED, as llhttp_pause) or resume
+ * the parser. The built-in applies pause() called inside a handler only after
+ * the current execute; callers get the same by calling this afterwards. */
+void lhn_parser_pause(lhn_parser *p);
+void lhn_parser_resume(lhn_parser *p);
+
+/* Free the buffers the core allocated itself (no-op with a grow hook). */
+void lhn_parser_destroy(lhn_parser *p);
+
+/* Names of llhttp methods in enum order: the 35 of HTTP_METHOD_MAP when
+ * all is 0, the 47 of HTTP_ALL_METHOD_MAP when all is 1. */
+const char *const *lhn_method_names(int all, size_t *count);
+
+/* Monotonic clock in nanoseconds (CLOCK_MONOTONIC). */
+uint64_t lhn_now_ns(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LHN_PARSER_H */
