@@ -9,6 +9,7 @@
 
 const { AsyncResource } = require('node:async_hooks');
 const binding = require('./native');
+const connections = require('./connections');
 
 const { NativeParser } = binding;
 
@@ -94,8 +95,14 @@ class HTTPParser {
     this._destroyed = true;
     this._closed = false;
     this._input = null;
+    this._replayHeadersDone = false;
+    // Headers held back when kOnHeadersComplete is missing (rare).
+    this._heldFirst = 0;
+    this._heldCount = 0;
+    this._heldUrlStart = 0;
+    this._heldUrlEnd = 0;
+    this._alwaysFlush = false;
     this._connections = null;
-    this._everInitialized = false;
     // The properties Node's lib puts on a parser, present from the start so
     // that every parser has the same shape.
     this._headers = [];
@@ -135,11 +142,12 @@ class HTTPParser {
     state[S_LENIENT] = (lenientFlags | 0) & 1023;
     state[S_REQUEST] = R_RESET;
     this._type = type;
-    this._everInitialized = true;
+    this._heldCount = 0;
+    this._alwaysFlush = false;
     if (!this._destroyed) this._asyncResource.emitDestroy();
     this._asyncResource = new AsyncResource(ASYNC_TYPES[type], { requireManualDestroy: true });
     this._destroyed = false;
-    this._connections = connectionsList == null ? null : connectionsList;
+    connections.track(this, connectionsList);
   }
 
   execute(data) {
@@ -183,11 +191,16 @@ class HTTPParser {
     return parseError(this._state[S_NREAD], info[0], info[1]);
   }
 
-  // Delivers the recorded events to the kOn* handlers.
+  // Delivers the recorded events to the kOn* handlers. A handler that throws
+  // stops parsing there (the core rewinds and fails at that event), except
+  // kOnMessageBegin and kOnHeaders: the built-in goes on parsing after those
+  // and throws at the end.
   _replay() {
     const input = this._input;
     let events = this._events;
     let count = this._state[S_EVENTS];
+    let deferred = false;
+    let deferredError;
     for (let i = 0; i < count; i++) {
       const at = i * EVENT_SLOTS;
       const kind = events[at];
@@ -195,8 +208,15 @@ class HTTPParser {
       try {
         answer = this._deliver(kind, events, at, input);
       } catch (err) {
-        this._native.rewind(input, i, REWIND_FAIL, 0, kind === EV_BODY || kind === EV_HEADERS ? HPE_USER : -1);
-        throw err;
+        if (kind === EV_MESSAGE_BEGIN || kind === EV_HEADERS) {
+          if (!deferred) {
+            deferred = true;
+            deferredError = err;
+          }
+          continue;
+        }
+        this._native.rewind(input, i, REWIND_FAIL, 0, kind === EV_BODY ? HPE_USER : -1);
+        throw deferred ? deferredError : err;
       }
       if (answer !== 0) {
         this._native.rewind(input, i, REWIND_ANSWER, answer, 0);
@@ -205,6 +225,7 @@ class HTTPParser {
         count = this._state[S_EVENTS];
       }
     }
+    if (deferred) throw deferredError;
     return this._result();
   }
 
@@ -212,15 +233,27 @@ class HTTPParser {
   _deliver(kind, events, at, input) {
     switch (kind) {
       case EV_MESSAGE_BEGIN: {
+        this._replayHeadersDone = false;
         const cb = this[kOnMessageBegin];
         if (typeof cb === 'function') cb.call(this);
         return 0;
       }
       case EV_HEADERS: {
+        if (events[at + EVENT_SLOTS] === EV_HEADERS_COMPLETE &&
+            events[at + EVENT_SLOTS + 1] === events[at + 1] &&
+            typeof this[kOnHeadersComplete] !== 'function') {
+          // The flush the built-in does inside headers complete, which it
+          // skips without a kOnHeadersComplete handler: hold the pairs.
+          this._holdPairs(events[at + 2], events[at + 3], events[at + 4], events[at + 5]);
+          return 0;
+        }
         const cb = this[kOnHeaders];
         if (typeof cb === 'function') {
-          cb.call(this, this._headerArray(events[at + 2], events[at + 3]),
-                  this._string(events[at + 4], events[at + 5]));
+          // Pairs held back at headers complete go out with these (trailers).
+          const first = this._heldCount > 0 ? this._heldFirst : events[at + 2];
+          const count = this._heldCount + events[at + 3];
+          this._releaseHeld();
+          cb.call(this, this._headerArray(first, count), this._string(events[at + 4], events[at + 5]));
         }
         return 0;
       }
@@ -236,6 +269,7 @@ class HTTPParser {
         return 0;
       }
       case EV_MESSAGE_COMPLETE: {
+        if (this._heldCount > 0) this._flushHeld();
         const cb = this[kOnMessageComplete];
         if (typeof cb === 'function') cb.call(this);
         return 0;
@@ -245,9 +279,28 @@ class HTTPParser {
   }
 
   _headersComplete(events, at) {
+    this._replayHeadersDone = true;
     const cb = this[kOnHeadersComplete];
-    if (typeof cb !== 'function') return 0;
-    const flushed = events[at + 3] === -1;
+    let flushed = events[at + 3] === -1;
+    if (typeof cb !== 'function') {
+      // The built-in returns before handing the headers over: they stay
+      // pending and leave with the trailers at message complete.
+      if (!flushed) {
+        const request = this._type === REQUEST;
+        this._holdPairs(events[at + 2], events[at + 3], request ? events[at + 4] : 0,
+                        request ? events[at + 5] : 0);
+      }
+      return 0;
+    }
+    if (!flushed && this._alwaysFlush) {
+      // After such a late flush the built-in flushes every message's headers.
+      const hcb = this[kOnHeaders];
+      if (typeof hcb === 'function') {
+        hcb.call(this, this._headerArray(events[at + 2], events[at + 3]),
+                 this._type === REQUEST ? this._string(events[at + 4], events[at + 5]) : '');
+      }
+      flushed = true;
+    }
     const flags = events[at + 6];
     let headers;
     let url;
@@ -267,6 +320,28 @@ class HTTPParser {
                         (flags & HC_KEEP_ALIVE) !== 0);
     // The built-in converts with IntegerValue() and keeps 32 bits.
     return (+ret) | 0;
+  }
+
+  _holdPairs(first, count, urlStart, urlEnd) {
+    this._heldFirst = first;
+    this._heldCount = count;
+    this._heldUrlStart = urlStart;
+    this._heldUrlEnd = urlEnd;
+  }
+
+  _flushHeld() {
+    const cb = this[kOnHeaders];
+    if (typeof cb !== 'function') return;
+    const first = this._heldFirst;
+    const count = this._heldCount;
+    const url = this._string(this._heldUrlStart, this._heldUrlEnd);
+    this._releaseHeld();
+    cb.call(this, this._headerArray(first, count), url);
+  }
+
+  _releaseHeld() {
+    if (this._heldCount > 0) this._alwaysFlush = true;
+    this._heldCount = 0;
   }
 
   _string(start, end) {
@@ -302,6 +377,7 @@ class HTTPParser {
   close() {
     if (this._closed) return;
     this._closed = true;
+    connections.untrack(this);
     if (!this._destroyed) {
       this._destroyed = true;
       this._asyncResource.emitDestroy();
@@ -319,7 +395,7 @@ class HTTPParser {
 
   remove() {
     if (this._closed) return;
-    this._connections = null;
+    connections.untrack(this);
   }
 
   // Reading the socket natively is not supported; Node then feeds the parser
@@ -343,6 +419,8 @@ class HTTPParser {
 
   headersCompleted() {
     if (this._closed) return undefined;
+    // During a replay, as of the event being delivered.
+    if (this._input !== null) return this._replayHeadersDone;
     if (this._state[S_REQUEST] & R_RESET) return false;
     return this._state[S_HEADERS_DONE] === 1;
   }

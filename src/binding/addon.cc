@@ -34,8 +34,12 @@ constexpr size_t kStateBytes = S_SLOTS * sizeof(int32_t) + sizeof(double);
 class Parser : public Napi::ObjectWrap<Parser> {
  public:
   static Napi::Function Define(Napi::Env env) {
+    // execute() is the hot path: a plain N-API callback, without the
+    // CallbackInfo object and the extra type queries of the C++ wrappers.
+    napi_property_descriptor execute = {"execute", nullptr, &Parser::ExecuteRaw, nullptr,
+                                        nullptr, nullptr, napi_default_method, nullptr};
     return DefineClass(env, "NativeParser",
-                       {InstanceMethod<&Parser::Execute>("execute"),
+                       {Napi::ClassPropertyDescriptor<Parser>(execute),
                         InstanceMethod<&Parser::Rewind>("rewind"),
                         InstanceMethod<&Parser::Finish>("finish"),
                         InstanceMethod<&Parser::ErrorInfo>("errorInfo"),
@@ -127,16 +131,39 @@ class Parser : public Napi::ObjectWrap<Parser> {
   }
 
   // execute(buffer): parses it; results in the state block and event list.
-  Napi::Value Execute(const Napi::CallbackInfo& info) {
-    const char* data;
-    size_t len;
-    if (!GetInput(info, &data, &len)) return Napi::Value();
-    env_ = info.Env();
-    ApplyRequests();
+  static napi_value ExecuteRaw(napi_env env, napi_callback_info info) {
+    size_t argc = 1;
+    napi_value arg;
+    napi_value self;
+    void* wrapped = nullptr;
+    if (napi_get_cb_info(env, info, &argc, &arg, &self, nullptr) != napi_ok ||
+        napi_unwrap(env, self, &wrapped) != napi_ok) {
+      return nullptr;
+    }
+    Parser* parser = static_cast<Parser*>(static_cast<Napi::ObjectWrap<Parser>*>(wrapped));
+    napi_typedarray_type type;
+    size_t len = 0;
+    void* data = nullptr;
+    if (argc < 1 ||
+        napi_get_typedarray_info(env, arg, &type, &len, &data, nullptr, nullptr) != napi_ok ||
+        type != napi_uint8_array) {
+      napi_throw_type_error(env, nullptr, "The \"buffer\" argument must be a Buffer or Uint8Array");
+      return nullptr;
+    }
+    if (parser->closed_) {
+      napi_throw_error(env, nullptr, "the parser is closed");
+      return nullptr;
+    }
+    if (len > INT32_MAX) {
+      napi_throw_range_error(env, nullptr, "buffer too large");
+      return nullptr;
+    }
+    parser->env_ = Napi::Env(env);
+    parser->ApplyRequests();
     lhn_result result;
-    lhn_parser_execute(&core_, data, len, &result);
-    Publish(result);
-    return Napi::Value();
+    lhn_parser_execute(&parser->core_, static_cast<const char*>(data), len, &result);
+    parser->Publish(result);
+    return nullptr;
   }
 
   // rewind(buffer, eventIndex, actions, answer, failCode): see lhn_parser_rewind.
