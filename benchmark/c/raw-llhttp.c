@@ -1,0 +1,99 @@
+/*
+ * Raw llhttp throughput: llhttp_execute() on one request, then llhttp_init()
+ * (what Node's built-in parser and our core both do on initialize()), in a
+ * loop. The settings set the same callbacks our core (and the built-in) set,
+ * each a no-op, so that llhttp takes the same paths. The physical limit of
+ * any llhttp-based parser; benchmark/raw-llhttp.js builds and runs it on the
+ * bytes of bench-parser.js.
+ *
+ *   raw-llhttp REQUEST_FILE [n] [repeats] [label]
+ *
+ * Prints one line per repeat in Node's benchmark format (ops/s).
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <llhttp.h>
+
+static int noop(llhttp_t *p) { (void)p; return 0; }
+static int noop_data(llhttp_t *p, const char *at, size_t len) {
+  (void)p; (void)at; (void)len;
+  return 0;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void print_rate(const char *label, long n, double rate) {
+  /* Node's format: thousands separators, one decimal. */
+  char digits[64], grouped[96];
+  long whole = (long)rate;
+  int tenth = (int)((rate - (double)whole) * 10.0 + 0.5);
+  if (tenth == 10) { whole++; tenth = 0; }
+  snprintf(digits, sizeof digits, "%ld", whole);
+  size_t len = strlen(digits), j = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (i > 0 && (len - i) % 3 == 0) grouped[j++] = ',';
+    grouped[j++] = digits[i];
+  }
+  grouped[j] = '\0';
+  printf("c/raw-llhttp.c n=%ld %s: %s.%d\n", n, label, grouped, tenth);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s REQUEST_FILE [n] [repeats] [label]\n", argv[0]);
+    return 2;
+  }
+  long n = argc > 2 ? atol(argv[2]) : 2000000;
+  int repeats = argc > 3 ? atoi(argv[3]) : 5;
+  const char *label = argc > 4 ? argv[4] : "";
+
+  FILE *f = fopen(argv[1], "rb");
+  if (!f) { perror(argv[1]); return 1; }
+  static char buf[1 << 16];
+  size_t len = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+
+  llhttp_settings_t settings;
+  llhttp_settings_init(&settings);
+  settings.on_message_begin = noop;
+  settings.on_url = noop_data;
+  settings.on_status = noop_data;
+  settings.on_header_field = noop_data;
+  settings.on_header_value = noop_data;
+  settings.on_chunk_extension_name = noop_data;
+  settings.on_chunk_extension_value = noop_data;
+  settings.on_headers_complete = noop;
+  settings.on_body = noop_data;
+  settings.on_message_complete = noop;
+  settings.on_chunk_header = noop;
+  settings.on_chunk_complete = noop;
+
+  llhttp_t parser;
+  llhttp_init(&parser, HTTP_REQUEST, &settings);
+  llhttp_errno_t err = llhttp_execute(&parser, buf, len);
+  if (err != HPE_OK) {
+    fprintf(stderr, "the request does not parse: %s (%s)\n", llhttp_errno_name(err),
+            llhttp_get_error_reason(&parser));
+    return 1;
+  }
+
+  volatile unsigned sink = 0;
+  for (int r = 0; r < repeats; r++) {
+    double t0 = now_s();
+    for (long i = 0; i < n; i++) {
+      llhttp_init(&parser, HTTP_REQUEST, &settings);
+      sink += (unsigned)llhttp_execute(&parser, buf, len);
+    }
+    double t1 = now_s();
+    print_rate(label, n, (double)n / (t1 - t0));
+  }
+  return sink == 0xdeadbeef; /* keeps the loop's result observable */
+}
