@@ -3,6 +3,7 @@
 const { HTTPParser, methods, allMethods } = require('./parser');
 const binding = require('./native');
 const pkg = require('../package.json');
+const { install, uninstall, isInstalled } = require('./install');
 
 const versions = Object.freeze({
   addon: pkg.version,
@@ -10,4 +11,4 @@ const versions = Object.freeze({
   napi: String(binding.napiVersion),
 });
 
-module.exports = { HTTPParser, methods, allMethods, versions };
+module.exports = { HTTPParser, methods, allMethods, versions, install, uninstall, isInstalled };

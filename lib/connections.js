@@ -1,0 +1,166 @@
+'use strict';
+// Connection tracking for llhttp-napi parsers on an HTTP server.
+//
+// A node:http server hands its native ConnectionsList to every parser's
+// initialize(); the built-in parser inserts itself into the list from C++,
+// and the server reads the list back through all() / idle() / expired() for
+// closeAllConnections(), closeIdleConnections(), headersTimeout and
+// requestTimeout. A JavaScript parser cannot be stored in that native list,
+// so this module keeps a JS-side membership beside it,
+//
+//   WeakMap<ConnectionsList, Map<parser, start reported by expired() or 0>>
+//
+// and patches ConnectionsList.prototype.{all,idle,active,expired} to merge the
+// native answer with ours. Membership changes once per connection
+// (initialize / remove); nothing is done per request: a parser's message
+// start and headers state are read from its shared state block only when the
+// list is queried.
+//
+// Semantics follow src/node_http_parser.cc (Node 20):
+// - initialize(..., list) puts the parser in "all" and "active" and stamps
+//   its message start with the current time;
+// - a message begin re-stamps the start (the core does it) and makes the
+//   parser active again; a message complete sets the start to 0 (idle);
+// - expired() reports an active parser once, then drops it from "active"
+//   until its next message begins;
+// - remove() takes it out of the list.
+
+const lists = new WeakMap();
+const patched = new WeakSet();
+
+function nowMs() {
+  // uv_hrtime()'s clock (CLOCK_MONOTONIC), as the core stamps message starts.
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+function startOf(parser) {
+  return parser._messageStart[0];
+}
+
+// Is `proto` the prototype of Node's native ConnectionsList?
+function isConnectionsListPrototype(proto) {
+  return proto !== null && proto !== Object.prototype &&
+    typeof proto.all === 'function' && typeof proto.idle === 'function' &&
+    typeof proto.active === 'function' && typeof proto.expired === 'function' &&
+    typeof proto.constructor === 'function' && proto.constructor.name === 'ConnectionsList';
+}
+
+function patchPrototype(proto) {
+  if (patched.has(proto)) return;
+  patched.add(proto);
+  const nativeAll = proto.all;
+  const nativeIdle = proto.idle;
+  const nativeActive = proto.active;
+  const nativeExpired = proto.expired;
+
+  function all() {
+    const result = Reflect.apply(nativeAll, this, []);
+    const members = lists.get(this);
+    if (members !== undefined) {
+      for (const parser of members.keys()) result.push(parser);
+    }
+    return result;
+  }
+
+  function idle() {
+    const result = Reflect.apply(nativeIdle, this, []);
+    const members = lists.get(this);
+    if (members !== undefined) {
+      for (const parser of members.keys()) {
+        if (startOf(parser) === 0) result.push(parser);
+      }
+    }
+    return result;
+  }
+
+  function active() {
+    const result = Reflect.apply(nativeActive, this, []);
+    const members = lists.get(this);
+    if (members !== undefined) {
+      for (const [parser, reported] of members) {
+        const start = startOf(parser);
+        if (start !== 0 && start !== reported) result.push(parser);
+      }
+    }
+    return result;
+  }
+
+  function expired(headersTimeout, requestTimeout) {
+    // The native method validates its arguments (a CHECK, as with the
+    // built-in) and reports the built-in parsers of the list.
+    const result = Reflect.apply(nativeExpired, this, [headersTimeout, requestTimeout]);
+    const members = lists.get(this);
+    if (members === undefined || members.size === 0) return result;
+    // As<Uint32>()->Value(), in milliseconds.
+    let headersMs = headersTimeout >>> 0;
+    let requestMs = requestTimeout >>> 0;
+    if (headersMs === 0 && requestMs === 0) return result;
+    if (requestMs > 0 && headersMs > requestMs) {
+      const swap = headersMs;
+      headersMs = requestMs;
+      requestMs = swap;
+    }
+    const now = nowMs();
+    const headersDeadline = headersMs > 0 && now > headersMs ? now - headersMs : 0;
+    const requestDeadline = requestMs > 0 && now > requestMs ? now - requestMs : 0;
+    if (headersDeadline === 0 && requestDeadline === 0) return result;
+    for (const [parser, reported] of members) {
+      const start = startOf(parser);
+      if (start === 0 || start === reported) continue; // not active
+      if ((headersDeadline > 0 && start < headersDeadline && !parser.headersCompleted()) ||
+          (requestDeadline > 0 && start < requestDeadline)) {
+        result.push(parser);
+        // Erased from "active": reported once per message.
+        members.set(parser, start);
+      }
+    }
+    return result;
+  }
+
+  for (const [name, fn] of [['all', all], ['idle', idle], ['active', active], ['expired', expired]]) {
+    const desc = Object.getOwnPropertyDescriptor(proto, name);
+    Object.defineProperty(proto, name, {
+      value: fn,
+      writable: desc ? desc.writable : true,
+      enumerable: desc ? desc.enumerable : false,
+      configurable: desc ? desc.configurable : true,
+    });
+  }
+}
+
+// Makes the JS-side list know about a ConnectionsList (patching its prototype
+// on first sight). Returns false for something that is not a ConnectionsList.
+function adopt(list) {
+  if (lists.has(list)) return true;
+  if (list === null || typeof list !== 'object') return false;
+  const proto = Object.getPrototypeOf(list);
+  if (!patched.has(proto)) {
+    if (!isConnectionsListPrototype(proto)) return false;
+    patchPrototype(proto);
+  }
+  lists.set(list, new Map());
+  return true;
+}
+
+// initialize(..., list): joins `list` (leaving any earlier one).
+function track(parser, list) {
+  if (parser._connections !== null) untrack(parser);
+  if (list === null || list === undefined) return;
+  parser._connections = list;
+  if (!adopt(list)) return;
+  lists.get(list).set(parser, 0);
+  // The built-in stamps the start at initialize when given a list; the core
+  // re-stamps it at the next message begin (and publishes after each execute).
+  parser._messageStart[0] = nowMs();
+}
+
+// remove() / close(): leaves the list.
+function untrack(parser) {
+  const list = parser._connections;
+  if (list === null) return;
+  parser._connections = null;
+  const members = lists.get(list);
+  if (members !== undefined) members.delete(parser);
+}
+
+module.exports = { track, untrack, adopt, nowMs };
