@@ -1,0 +1,216 @@
+'use strict';
+// Builds the libFuzzer harness of the C core (test/fuzz/fuzz_parser.c) with
+// clang -fsanitize=fuzzer,address,undefined and runs it.
+//
+//   npm run fuzz -- [seconds]          fuzz for that long (default 60)
+//   node scripts/fuzz.js --ci          CI mode: replay the seeds, then ~60 s of fuzzing
+//   node scripts/fuzz.js --runs N      stop after N executions instead of a time
+//   node scripts/fuzz.js --jobs N      N parallel fuzzing processes (-jobs/-workers)
+//   node scripts/fuzz.js --repro FILE  run one input (e.g. a crash-* artifact)
+//   node scripts/fuzz.js --build       build only
+//   extra libFuzzer flags may follow `--`, e.g. `-- -seed=1`
+//
+// The seeds are in test/fuzz/corpus (node test/fuzz/make-corpus.js rewrites
+// them); new inputs go to test/fuzz/build/corpus, crashes to
+// test/fuzz/build/artifacts/. Needs Debian's clang (clang-14) and its
+// libFuzzer runtime (libclang-rt-14-dev); as root with apt-get, the script
+// installs what is missing and says so.
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const llhttp = require('./llhttp');
+
+const ROOT = path.resolve(__dirname, '..');
+const FUZZ = path.join(ROOT, 'test', 'fuzz');
+const BUILD = path.join(FUZZ, 'build');
+const EXE = path.join(BUILD, 'fuzz_parser');
+const SEEDS = path.join(FUZZ, 'corpus');
+const REGRESSIONS = path.join(FUZZ, 'regressions');
+const WORK = path.join(BUILD, 'corpus');
+const ARTIFACTS = path.join(BUILD, 'artifacts');
+const DICT = path.join(FUZZ, 'http.dict');
+
+function parseArgs(argv) {
+  const opts = { seconds: 60, runs: 0, jobs: 1, ci: false, build: false, repro: null, extra: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') { opts.extra.push(...argv.slice(i + 1)); break; }
+    if (a === '--ci') opts.ci = true;
+    else if (a === '--build') opts.build = true;
+    else if (a === '--runs') opts.runs = Number(argv[++i]);
+    else if (a === '--jobs') opts.jobs = Number(argv[++i]);
+    else if (a === '--seconds') opts.seconds = Number(argv[++i]);
+    else if (a === '--repro') opts.repro = argv[++i];
+    else if (/^\d+$/.test(a)) opts.seconds = Number(a);
+    else if (a.startsWith('-')) opts.extra.push(a);
+    else throw new Error(`fuzz: unknown argument ${a}`);
+  }
+  return opts;
+}
+
+function have(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+function findClang() {
+  if (process.env.CLANG) return process.env.CLANG;
+  for (const c of ['clang', 'clang-14', 'clang-15', 'clang-16', 'clang-17', 'clang-18', 'clang-19']) {
+    if (have(c)) return c;
+  }
+  return null;
+}
+
+function aptInstall(packages) {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !have('apt-get')) return false;
+  console.log(`fuzz: installing ${packages.join(' ')}: apt-get install -y ${packages.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  let r = spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
+  if (r.status !== 0) {
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    r = spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
+  }
+  return r.status === 0;
+}
+
+function clangMajor(clang) {
+  const out = spawnSync(clang, ['--version'], { encoding: 'utf8' }).stdout || '';
+  const m = out.match(/clang version (\d+)/);
+  return m ? Number(m[1]) : 14;
+}
+
+// The libFuzzer runtime that -fsanitize=fuzzer links.
+function fuzzerRuntime(clang) {
+  const r = spawnSync(clang, ['-print-file-name=libclang_rt.fuzzer-x86_64.a'], { encoding: 'utf8' });
+  const file = (r.stdout || '').trim();
+  if (file && path.isAbsolute(file) && fs.existsSync(file)) return file;
+  const dir = (spawnSync(clang, ['--print-runtime-dir'], { encoding: 'utf8' }).stdout || '').trim();
+  if (dir) {
+    for (const name of ['libclang_rt.fuzzer-x86_64.a', 'libclang_rt.fuzzer.a']) {
+      if (fs.existsSync(path.join(dir, name))) return path.join(dir, name);
+    }
+  }
+  return null;
+}
+
+function ensureToolchain() {
+  let clang = findClang();
+  if (!clang) {
+    if (!aptInstall(['clang'])) {
+      throw new Error('clang is required for fuzzing: apt-get install clang libclang-rt-14-dev');
+    }
+    clang = findClang();
+  }
+  if (!fuzzerRuntime(clang)) {
+    const major = clangMajor(clang);
+    if (!aptInstall([`libclang-rt-${major}-dev`]) && !aptInstall([`libfuzzer-${major}-dev`])) {
+      throw new Error(`the libFuzzer runtime is missing: apt-get install libclang-rt-${major}-dev`);
+    }
+  }
+  return clang;
+}
+
+function build() {
+  const clang = ensureToolchain();
+  const found = llhttp.resolve();
+  fs.mkdirSync(BUILD, { recursive: true });
+  const args = ['-g', '-O1', '-std=c11', '-Wall', '-Wextra', '-Werror',
+    '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=all',
+    '-fno-omit-frame-pointer', '-I', found.include,
+    path.join(ROOT, 'src', 'core', 'lhn_parser.c'),
+    path.join(FUZZ, 'fuzz_parser.c'),
+    found.lib, '-o', EXE];
+  console.log(`fuzz: building ${path.relative(ROOT, EXE)} with ${clang} against llhttp ${found.version}`);
+  const r = spawnSync(clang, args, { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('fuzz: build failed');
+}
+
+function sanitizerEnv() {
+  return {
+    ...process.env,
+    ASAN_OPTIONS: process.env.ASAN_OPTIONS || 'detect_leaks=1:abort_on_error=1:symbolize=1',
+    UBSAN_OPTIONS: process.env.UBSAN_OPTIONS || 'print_stacktrace=1:halt_on_error=1',
+  };
+}
+
+function filesIn(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).filter((f) => !f.startsWith('.')).map((f) => path.join(dir, f));
+}
+
+// Runs inputs once each (no fuzzing): the seeds and past crashes.
+function replay(files, label) {
+  if (files.length === 0) return;
+  const r = spawnSync(EXE, ['-runs=1', ...files], { env: sanitizerEnv(), encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) {
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
+    throw new Error(`fuzz: replaying ${label} failed`);
+  }
+  console.log(`fuzz: replayed ${files.length} ${label}: ok`);
+}
+
+function fuzz(opts) {
+  fs.mkdirSync(WORK, { recursive: true });
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const args = [
+    `-max_len=${process.env.FUZZ_MAX_LEN || 4096}`,
+    '-timeout=10', '-rss_limit_mb=2048', '-print_final_stats=1',
+    `-artifact_prefix=${ARTIFACTS}/`,
+  ];
+  if (fs.existsSync(DICT)) args.push(`-dict=${DICT}`);
+  if (opts.runs > 0) args.push(`-runs=${opts.runs}`);
+  else args.push(`-max_total_time=${opts.seconds}`);
+  if (opts.jobs > 1) args.push(`-jobs=${opts.jobs}`, `-workers=${opts.jobs}`);
+  args.push(...opts.extra, WORK, SEEDS);
+  console.log(`fuzz: ${path.relative(ROOT, EXE)} ${args.join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync(EXE, args, { cwd: BUILD, env: sanitizerEnv(), stdio: ['ignore', 'inherit', 'pipe'], maxBuffer: 1 << 28 });
+  const err = r.stderr ? r.stderr.toString('latin1') : '';
+  // Keep libFuzzer's progress readable: the last lines plus anything that went wrong.
+  const lines = err.split('\n');
+  const interesting = lines.filter((l) => /ERROR|WARNING|invariant|differ|SUMMARY|Test unit written|==\d+==|^\s+#\d+ /.test(l));
+  const tail = lines.slice(-25);
+  process.stderr.write([...new Set([...interesting.slice(0, 200), ...tail])].join('\n') + '\n');
+  fs.writeFileSync(path.join(BUILD, 'last-run.log'), err);
+  // libFuzzer may print its final stats twice (crash handler and exit): take the last.
+  const own = [...err.matchAll(/stat::number_of_executed_units:\s*(\d+)/g)];
+  let execs = own.length ? Number(own[own.length - 1][1]) : 0;
+  if (opts.jobs > 1) {
+    for (const f of filesIn(BUILD).filter((f) => /fuzz-\d+\.log$/.test(f))) {
+      const text = fs.readFileSync(f, 'latin1');
+      const ms = [...text.matchAll(/stat::number_of_executed_units:\s*(\d+)/g)];
+      if (ms.length) execs += Number(ms[ms.length - 1][1]);
+    }
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  const corpus = filesIn(WORK).length;
+  console.log(`fuzz: ${execs} executions in ${seconds} s, corpus ${corpus} inputs, exit ${r.status}`);
+  if (r.status !== 0) {
+    const crashes = filesIn(ARTIFACTS);
+    console.error(`fuzz: FAILED; artifacts in ${path.relative(ROOT, ARTIFACTS)}: ${crashes.map((f) => path.basename(f)).join(' ')}`);
+    console.error('fuzz: reproduce with: node scripts/fuzz.js --repro <artifact>');
+    process.exit(r.status || 1);
+  }
+}
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (opts.ci && !process.argv.slice(2).some((a) => /^\d+$/.test(a) || a === '--seconds')) opts.seconds = 55;
+  build();
+  if (opts.build) return;
+  if (opts.repro) {
+    const r = spawnSync(EXE, [opts.repro], { env: sanitizerEnv(), stdio: 'inherit' });
+    process.exit(r.status === null ? 1 : r.status);
+  }
+  replay(filesIn(SEEDS), 'seeds');
+  replay(filesIn(REGRESSIONS), 'regression inputs');
+  fuzz(opts);
+}
+
+try {
+  main();
+} catch (err) {
+  console.error(err.message);
+  process.exit(1);
+}

@@ -1,0 +1,783 @@
+/*
+ * libFuzzer harness for the C core (src/core/lhn_parser.{h,c}).
+ *
+ * Built by scripts/fuzz.js with clang -fsanitize=fuzzer,address,undefined.
+ *
+ * Input layout (see test/fuzz/make-corpus.js, which writes seeds in it):
+ *   [0]    mode bits   MODE_*
+ *   [1..2] lenient flags (little endian, & 1023)
+ *   [3]    header size selector (max_header_size())
+ *   [4..7] answer policy: 4 bits per kOnHeadersComplete (answer_for())
+ *   [8]    fail target: the n-th non-body event's handler throws (0 = none)
+ *   [9..10] seed of the PRNG that picks fragment sizes and chaos actions
+ *   [11..] the bytes of the HTTP stream
+ *
+ * Each input runs the stream through a fresh parser twice, the way
+ * lib/parser.js drives the core (execute, walk the events, rewind with
+ * LHN_REWIND_ANSWER at kOnHeadersComplete when the policy answers non-zero,
+ * LHN_REWIND_FAIL where a handler throws, finish at the end):
+ *   run A: the whole stream in one execute;
+ *   run B: the stream cut into random fragments (empty ones included), with
+ *          pause()/resume() between fragments in MODE_PAUSE.
+ * Both runs check the core's invariants after every execute/rewind/finish:
+ * bytes_parsed <= len; a clean result consumed everything unless the parser
+ * upgraded; every event has a valid kind and serials never decrease; body
+ * slices lie inside the input; pair, URL and status ranges are ordered and
+ * inside slab_len; pair tables inside pair_count; values are trimmed; events
+ * up to a rewound index come out identical (text included); errors stick.
+ * Then the two runs' logical event logs (strings resolved, bodies merged,
+ * error codes and absolute error offsets) must be identical: the outcome
+ * must not depend on how the stream was fragmented.
+ *
+ * MODE_CHAOS adds re-initialisation and finish() between fragments and
+ * failures at body events; MODE_OOM makes the memory hook fail once. Both
+ * only check invariants (no A/B comparison).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/lhn_parser.h"
+
+#define MODE_RESPONSE 0x01 /* parser type */
+#define MODE_FINISH 0x02   /* finish() after the last fragment */
+#define MODE_HOOK 0x04     /* buffers through a memory hook (moves blocks) */
+#define MODE_PAUSE 0x08    /* pause()/resume() between fragments */
+#define MODE_SMALLFRAG 0x10/* mostly tiny fragments */
+#define MODE_CHAOS 0x20    /* resets, mid-stream finish, body failures */
+#define MODE_OOM 0x40      /* the memory hook fails once */
+#define MODE_NOCMP 0x80    /* skip run A (faster, invariants only) */
+
+#define HEADER_BYTES 11
+
+/* ---- coverage feedback on llhttp's own state -------------------------------
+ * The static llhttp is not instrumented. Feed libFuzzer the (state, error,
+ * flags) llhttp is left in after each execute through its extra counters. */
+#define EXTRA 8192
+__attribute__((used, section("__libfuzzer_extra_counters")))
+static uint8_t extra_counters[EXTRA];
+
+static void note_state(const llhttp_t *h, uint32_t salt) {
+  uint64_t x = (uint64_t)(uintptr_t)h->_current * 0x9E3779B97F4A7C15ull;
+  x ^= ((uint64_t)h->error << 7) ^ ((uint64_t)h->flags << 13) ^ ((uint64_t)h->header_state << 29) ^
+       ((uint64_t)h->finish << 37) ^ ((uint64_t)salt << 41);
+  x ^= x >> 29;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 32;
+  uint8_t *c = &extra_counters[x % EXTRA];
+  if (*c != 255) (*c)++;
+}
+
+/* ---- failure reporting ------------------------------------------------------ */
+
+static const char *g_what = "";
+
+#define ASSERT(cond)                                                                  \
+  do {                                                                                \
+    if (!(cond)) {                                                                    \
+      fprintf(stderr, "fuzz_parser: invariant failed (%s): %s at %s:%d\n", g_what, #cond, \
+              __FILE__, __LINE__);                                                    \
+      abort();                                                                        \
+    }                                                                                 \
+  } while (0)
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+typedef struct {
+  uint8_t *d;
+  size_t n, cap;
+} buf_t;
+
+static void buf_put(buf_t *b, const void *src, size_t n) {
+  if (b->n + n > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 256;
+    while (cap < b->n + n) cap *= 2;
+    b->d = realloc(b->d, cap);
+    if (!b->d) abort();
+    b->cap = cap;
+  }
+  if (n) memcpy(b->d + b->n, src, n);
+  b->n += n;
+}
+
+static void buf_u32(buf_t *b, uint32_t v) { buf_put(b, &v, sizeof v); }
+static void buf_free(buf_t *b) {
+  free(b->d);
+  memset(b, 0, sizeof *b);
+}
+
+static uint32_t rng_next(uint32_t *s) {
+  /* xorshift32; never zero */
+  uint32_t x = *s;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  *s = x;
+  return x;
+}
+
+/* ---- memory hook ------------------------------------------------------------- */
+
+typedef struct {
+  uint32_t calls;
+  uint32_t fail_at; /* 1-based call that fails; 0 = never */
+  int failed;       /* a call failed since this was last cleared */
+} hook_t;
+
+/* Gives a new block every time and frees the old one at once, so that any
+ * pointer kept into a moved buffer is a use-after-free ASan reports. The
+ * new tail is filled with junk. */
+static void *grow_hook(void *ctx, enum lhn_buffer_id id, void *old, size_t old_size,
+                       size_t new_size) {
+  hook_t *h = ctx;
+  (void)id;
+  h->calls++;
+  if (h->fail_at != 0 && h->calls == h->fail_at) {
+    h->failed = 1;
+    return NULL;
+  }
+  uint8_t *block = malloc(new_size ? new_size : 1);
+  if (!block) return NULL;
+  ASSERT(old_size <= new_size);
+  ASSERT(old_size == 0 || old != NULL);
+  if (old_size) memcpy(block, old, old_size);
+  memset(block + old_size, 0xA5, new_size - old_size);
+  free(old);
+  return block;
+}
+
+/* ---- configuration --------------------------------------------------------- */
+
+typedef struct {
+  uint8_t mode;
+  int type;
+  unsigned lenient;
+  uint32_t max_header;
+  uint32_t answers;
+  uint32_t fail_at;   /* ordinal of the non-body event whose handler throws */
+  int fail_headers;   /* HEADERS events may be failure targets */
+  uint32_t seed;
+  uint32_t oom_at;
+} cfg_t;
+
+static uint32_t max_header_size(uint8_t v, size_t len) {
+  if (v < 48) return (uint32_t)v + 1;           /* 1..48: overflow everywhere */
+  if (v < 112) return (uint32_t)(v - 48) * 24 + 49; /* 49..1561 */
+  if (v < 200) return 16384;                    /* Node's default */
+  if (v < 230) return (uint32_t)len / 2 + 1;    /* overflow half way */
+  if (v < 250) return UINT32_MAX;               /* never */
+  return (uint32_t)(v - 249) * 65536;
+}
+
+/* kOnHeadersComplete's answer for the k-th (1-based) headers-complete event
+ * of the stream. */
+static int answer_for(const cfg_t *c, uint32_t k) {
+  unsigned v = (c->answers >> (4 * ((k - 1) % 8))) & 15;
+  if (v <= 9) return 0;
+  if (v <= 11) return 1;
+  if (v <= 13) return 2;
+  if (v == 14) return (k & 1) ? -1 : 3; /* handler error */
+  return HPE_PAUSED;                      /* 21: a real pause */
+}
+
+/* ---- invariants -------------------------------------------------------------- */
+
+static int32_t *ev_at(const lhn_parser *p, uint32_t i) {
+  return p->events + (size_t)i * LHN_EVENT_SLOTS;
+}
+
+static void check_range(const lhn_parser *p, int32_t start, int32_t end) {
+  ASSERT(start >= 0);
+  ASSERT(start <= end);
+  ASSERT((uint32_t)end <= p->st.slab_len);
+}
+
+static void check_pairs(const lhn_parser *p, int32_t first, int32_t count) {
+  ASSERT(first >= 0);
+  ASSERT(count >= 0);
+  ASSERT((uint64_t)first + (uint64_t)count <= p->st.pair_count);
+  int32_t prev_end = -1;
+  for (int32_t i = first; i < first + count; i++) {
+    const int32_t *pr = p->pairs + (size_t)i * LHN_PAIR_SLOTS;
+    check_range(p, pr[0], pr[1]);
+    check_range(p, pr[2], pr[3]);
+    if (pr[3] > pr[2]) {
+      ASSERT(pr[1] <= pr[2]); /* the value follows its name */
+      uint8_t last = p->slab[pr[3] - 1];
+      ASSERT(last != ' ' && last != '\t'); /* trimmed */
+    }
+    ASSERT(pr[0] >= prev_end); /* pairs in stream order */
+    prev_end = pr[3] > pr[2] ? pr[3] : pr[1];
+  }
+}
+
+static void check_state(const lhn_parser *p) {
+  const lhn_state *st = &p->st;
+  ASSERT(st->slab_len <= p->slab_cap);
+  ASSERT(st->pair_count <= p->pair_cap);
+  ASSERT(p->event_count <= p->event_cap);
+  ASSERT(st->pair_base <= st->pair_count);
+  ASSERT(st->msg_pair_first <= st->pair_count);
+  ASSERT(st->msg_slab_start <= st->slab_len);
+  ASSERT(st->url_start <= st->url_end && st->url_end <= st->slab_len);
+  ASSERT(st->status_start <= st->status_end && st->status_end <= st->slab_len);
+  ASSERT(st->num_values <= st->num_fields);
+  ASSERT(st->num_fields < LHN_MAX_PENDING_FIELDS);
+}
+
+/* Checks every event of the list and the result of one call. */
+static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
+                         const lhn_result *r, int finishing) {
+  check_state(p);
+  ASSERT(r->bytes_parsed <= input_len);
+  if (r->error == HPE_OK) {
+    ASSERT(r->code == NULL && r->reason == NULL);
+    /* a clean execute consumes everything, unless it stopped for an upgrade
+     * (which also hides errors while the upgrade flag is set) */
+    if (!finishing && !p->st.llhttp.upgrade && r->bytes_parsed != input_len) {
+      ASSERT(p->st.upgraded);
+      ASSERT(p->event_count > 0 &&
+             ev_at(p, p->event_count - 1)[0] == LHN_EV_MESSAGE_COMPLETE);
+    }
+  } else {
+    ASSERT(r->code != NULL && r->code_len > 0 && r->reason != NULL);
+    ASSERT(memchr(r->code, ':', r->code_len) == NULL);
+    ASSERT(r->error != HPE_PAUSED_UPGRADE);
+  }
+  int32_t prev_serial = 0;
+  for (uint32_t i = 0; i < p->event_count; i++) {
+    const int32_t *ev = ev_at(p, i);
+    ASSERT(ev[1] >= prev_serial);
+    ASSERT((uint32_t)ev[1] <= p->st.serial);
+    prev_serial = ev[1];
+    switch (ev[0]) {
+      case LHN_EV_MESSAGE_BEGIN:
+      case LHN_EV_MESSAGE_COMPLETE:
+        break;
+      case LHN_EV_HEADERS:
+        check_pairs(p, ev[2], ev[3]);
+        ASSERT(ev[3] > 0);
+        ASSERT(ev[3] < LHN_MAX_PENDING_FIELDS);
+        check_range(p, ev[4], ev[5]);
+        if (c->type == HTTP_RESPONSE) ASSERT(ev[4] == ev[5]);
+        break;
+      case LHN_EV_HEADERS_COMPLETE:
+        if (ev[3] != -1) check_pairs(p, ev[2], ev[3]);
+        ASSERT(ev[3] < LHN_MAX_PENDING_FIELDS);
+        check_range(p, ev[4], ev[5]);
+        ASSERT((ev[6] & ~(LHN_HC_UPGRADE | LHN_HC_KEEP_ALIVE)) == 0);
+        ASSERT(ev[7] >= 0 && ev[7] <= 999);
+        ASSERT(ev[8] >= 0 && ev[8] <= 46);
+        ASSERT(ev[9] >= 0 && ev[9] <= 9 && ev[10] >= 0 && ev[10] <= 9);
+        break;
+      case LHN_EV_BODY:
+        ASSERT(!finishing);
+        ASSERT(ev[2] >= 0 && ev[3] > 0);
+        ASSERT((uint64_t)ev[2] + (uint64_t)ev[3] <= input_len);
+        break;
+      default:
+        ASSERT(!"event kind");
+    }
+  }
+}
+
+/* ---- logical log --------------------------------------------------------------
+ * A sequence of records: [u32 length][u8 tag][bytes]. Body bytes are merged
+ * until the next record. */
+
+typedef struct {
+  buf_t out;
+  buf_t body;
+  uint64_t consumed; /* stream bytes handed over before the current execute */
+  int frozen;        /* nothing more is comparable */
+} log_t;
+
+static void log_record(log_t *l, char tag, const void *data, size_t n) {
+  if (l->frozen) return;
+  if (tag != 'b' && l->body.n) {
+    log_record(l, 'b', l->body.d, l->body.n);
+    l->body.n = 0;
+  }
+  buf_u32(&l->out, (uint32_t)(n + 1));
+  buf_put(&l->out, &tag, 1);
+  buf_put(&l->out, data, n);
+}
+
+static void put_str(buf_t *b, const lhn_parser *p, int32_t start, int32_t end) {
+  buf_u32(b, (uint32_t)(end - start));
+  buf_put(b, p->slab + start, (size_t)(end - start));
+}
+
+static void put_pairs(buf_t *b, const lhn_parser *p, int32_t first, int32_t count) {
+  buf_u32(b, (uint32_t)count);
+  for (int32_t i = first; i < first + count; i++) {
+    const int32_t *pr = p->pairs + (size_t)i * LHN_PAIR_SLOTS;
+    put_str(b, p, pr[0], pr[1]);
+    put_str(b, p, pr[2], pr[3]);
+  }
+}
+
+/* What the handlers of event i see (answer slot excluded). */
+static void describe_event(buf_t *b, const lhn_parser *p, uint32_t i, const char *input) {
+  const int32_t *ev = ev_at(p, i);
+  buf_u32(b, (uint32_t)ev[0]);
+  switch (ev[0]) {
+    case LHN_EV_HEADERS:
+      put_pairs(b, p, ev[2], ev[3]);
+      put_str(b, p, ev[4], ev[5]);
+      break;
+    case LHN_EV_HEADERS_COMPLETE:
+      if (ev[3] == -1) buf_u32(b, UINT32_MAX);
+      else put_pairs(b, p, ev[2], ev[3]);
+      put_str(b, p, ev[4], ev[5]);
+      buf_put(b, ev + 6, 5 * sizeof(int32_t));
+      break;
+    case LHN_EV_BODY:
+      buf_u32(b, (uint32_t)ev[3]);
+      buf_put(b, input + ev[2], (size_t)ev[3]);
+      break;
+  }
+}
+
+static void log_event(log_t *l, const lhn_parser *p, uint32_t i, const char *input) {
+  const int32_t *ev = ev_at(p, i);
+  if (ev[0] == LHN_EV_BODY) {
+    buf_put(&l->body, input + ev[2], (size_t)ev[3]);
+    return;
+  }
+  buf_t b = {0};
+  describe_event(&b, p, i, input);
+  log_record(l, (char)('0' + ev[0]), b.d, b.n);
+  buf_free(&b);
+  /* With the upgrade flag set, the caller stops feeding at the end of the
+   * execute that saw it (Node's http does): how much of the message was
+   * parsed by then depends on where the stream was cut. */
+  if (ev[0] == LHN_EV_HEADERS_COMPLETE && (ev[6] & LHN_HC_UPGRADE)) {
+    log_record(l, 'u', NULL, 0);
+    l->frozen = 1;
+  }
+}
+
+/* Errors whose offset depends on where span callbacks are cut. */
+static int offset_is_stable(int error) { return error != HPE_USER; }
+
+static void log_error(log_t *l, char tag, const lhn_result *r, int with_offset) {
+  buf_t b = {0};
+  buf_u32(&b, (uint32_t)r->error);
+  buf_put(&b, r->code, r->code_len);
+  buf_put(&b, "|", 1);
+  buf_put(&b, r->reason, strlen(r->reason));
+  if (with_offset && offset_is_stable(r->error)) {
+    uint64_t at = l->consumed + r->bytes_parsed;
+    buf_put(&b, "@", 1);
+    buf_put(&b, &at, sizeof at);
+  }
+  log_record(l, tag, b.d, b.n);
+  buf_free(&b);
+}
+
+/* ---- one run ----------------------------------------------------------------- */
+
+typedef struct {
+  lhn_parser p;
+  hook_t hook;
+  const cfg_t *c;
+  log_t log;
+  uint32_t hc_seen;      /* headers-complete events delivered */
+  uint32_t nonbody_seen; /* non-body events delivered */
+  uint32_t body_seen;
+  uint32_t fail_body_at; /* chaos: the n-th body event throws */
+  int stopped;           /* the stream ended for the caller: error, upgrade, throw */
+  int threw;
+  int compare;           /* the log is fragmentation independent */
+  int dead;              /* lhn_parser_prepare() failed */
+} run_t;
+
+static void run_init(run_t *r, const cfg_t *c, int use_hook) {
+  memset(r, 0, sizeof *r);
+  r->c = c;
+  r->compare = 1;
+  if (use_hook) {
+    r->hook.fail_at = c->oom_at;
+    lhn_parser_init(&r->p, grow_hook, &r->hook);
+  } else {
+    lhn_parser_init(&r->p, NULL, NULL);
+  }
+  if (lhn_parser_prepare(&r->p) != 0) {
+    /* the binding throws from its constructor then: the parser is never used */
+    ASSERT(r->hook.failed);
+    r->dead = 1;
+    r->compare = 0;
+  }
+  lhn_parser_reset(&r->p, c->type, c->max_header, c->lenient);
+}
+
+static void run_destroy(run_t *r, int use_hook) {
+  if (use_hook) {
+    free(r->p.slab);
+    free(r->p.pairs);
+    free(r->p.events);
+  }
+  lhn_parser_destroy(&r->p);
+  buf_free(&r->log.out);
+  buf_free(&r->log.body);
+}
+
+/* Rewinds at event i, checking that events 0..i come out the same. */
+static void rewind_checked(run_t *r, const char *data, size_t len, uint32_t i, unsigned actions,
+                           int answer, int fail_code, lhn_result *res) {
+  lhn_parser *p = &r->p;
+  buf_t before = {0}, after = {0};
+  int32_t serials[64];
+  uint32_t keep = i + 1 < 64 ? i + 1 : 64;
+  for (uint32_t k = 0; k <= i; k++) describe_event(&before, p, k, data);
+  for (uint32_t k = 0; k < keep; k++) serials[k] = ev_at(p, k)[1];
+  int32_t old_answer = ev_at(p, i)[11];
+  uint32_t old_calls = r->hook.calls;
+  ASSERT(lhn_parser_rewind(p, data, len, i, actions, answer, fail_code, res) == 0);
+  check_events(p, r->c, len, res, 0);
+  (void)old_calls;
+  if (r->hook.failed) { /* out of memory while regenerating: no promise */
+    buf_free(&before);
+    buf_free(&after);
+    return;
+  }
+  ASSERT(p->event_count > i);
+  for (uint32_t k = 0; k <= i; k++) describe_event(&after, p, k, data);
+  ASSERT(before.n == after.n && memcmp(before.d, after.d, before.n) == 0);
+  for (uint32_t k = 0; k < keep; k++) ASSERT(ev_at(p, k)[1] == serials[k]);
+  if (actions & LHN_REWIND_ANSWER) ASSERT(ev_at(p, i)[11] == answer);
+  else ASSERT(ev_at(p, i)[11] == old_answer);
+  if (actions & LHN_REWIND_FAIL) ASSERT(res->error != HPE_OK || p->st.llhttp.upgrade);
+  buf_free(&before);
+  buf_free(&after);
+}
+
+/* Executes one buffer as lib/parser.js does, logging what the handlers see. */
+static void run_execute(run_t *r, const char *data, size_t len, uint32_t *rng) {
+  lhn_parser *p = &r->p;
+  lhn_result res;
+  const cfg_t *c = r->c;
+  int was_error = p->st.llhttp.error != HPE_OK && p->st.llhttp.error != HPE_PAUSED &&
+                  p->st.llhttp.error != HPE_PAUSED_UPGRADE;
+  int was_error_code = p->st.llhttp.error;
+  r->hook.failed = 0;
+  /* st.upgraded is only ever set by the core: clear it to learn whether this
+   * execute stopped at an upgrade (a 101 response stops without the flag) */
+  p->st.upgraded = 0;
+  lhn_parser_execute(p, data, len, &res);
+  note_state(&p->st.llhttp, (uint32_t)c->type);
+  check_events(p, c, len, &res, 0);
+  if (was_error) {
+    /* errors stick: nothing happens, the same error comes back */
+    ASSERT(p->event_count == 0);
+    ASSERT(res.error == was_error_code || p->st.llhttp.upgrade);
+  }
+  int paused_answer = 0;
+  int threw = 0;
+  for (uint32_t i = 0; i < p->event_count; i++) {
+    int32_t *ev = ev_at(p, i);
+    int kind = ev[0];
+    if (kind == LHN_EV_BODY) {
+      r->body_seen++;
+      log_event(&r->log, p, i, data);
+      if (r->fail_body_at && r->body_seen == r->fail_body_at) {
+        rewind_checked(r, data, len, i, LHN_REWIND_FAIL, 0, HPE_USER, &res);
+        threw = 1;
+        break;
+      }
+      continue;
+    }
+    r->nonbody_seen++;
+    log_event(&r->log, p, i, data);
+    if (c->fail_at && r->nonbody_seen == c->fail_at &&
+        (kind != LHN_EV_HEADERS || c->fail_headers)) {
+      rewind_checked(r, data, len, i, LHN_REWIND_FAIL, 0,
+                     kind == LHN_EV_HEADERS ? HPE_USER : -1, &res);
+      threw = 1;
+      break;
+    }
+    if (kind == LHN_EV_HEADERS_COMPLETE) {
+      r->hc_seen++;
+      int answer = answer_for(c, r->hc_seen);
+      if (answer != 0) {
+        rewind_checked(r, data, len, i, LHN_REWIND_ANSWER, answer, 0, &res);
+        if (answer == HPE_PAUSED) paused_answer = 1;
+        if (r->hook.failed) {
+          r->compare = 0;
+          break;
+        }
+      }
+    }
+  }
+  if (r->hook.failed) {
+    /* out of memory: reported as an error, unless an upgrade hides it */
+    r->compare = 0;
+    ASSERT(res.error != HPE_OK || p->st.llhttp.upgrade || threw || p->oom == 0 ||
+           p->st.llhttp.error != HPE_OK);
+  }
+  if (threw) {
+    r->threw = 1;
+    log_record(&r->log, 'X', NULL, 0);
+    r->stopped = 1;
+    return;
+  }
+  if (paused_answer && res.error == HPE_PAUSED) {
+    /* kOnHeadersComplete answered HPE_PAUSED: resume and go on with the rest */
+    log_error(&r->log, 'P', &res, 1);
+    size_t done = res.bytes_parsed;
+    lhn_parser_resume(p);
+    r->log.consumed += done;
+    run_execute(r, data + done, len - done, rng);
+    return;
+  }
+  if (res.error != HPE_OK) {
+    log_error(&r->log, 'E', &res, 1);
+    r->stopped = 1;
+    r->log.consumed += len;
+    return;
+  }
+  if (p->st.llhttp.upgrade || p->st.upgraded) {
+    /* the caller hands the rest of the stream to the upgrade */
+    buf_t b = {0};
+    uint64_t at = r->log.consumed + res.bytes_parsed;
+    int err = p->st.llhttp.error;
+    buf_u32(&b, (uint32_t)err);
+    if (err == HPE_OK || offset_is_stable(err)) buf_put(&b, &at, sizeof at);
+    log_record(&r->log, 'U', b.d, b.n);
+    buf_free(&b);
+    r->stopped = 1;
+    r->log.consumed += len;
+    return;
+  }
+  r->log.consumed += len;
+}
+
+static void run_finish(run_t *r) {
+  lhn_parser *p = &r->p;
+  lhn_result res;
+  r->hook.failed = 0;
+  lhn_parser_finish(p, &res);
+  note_state(&p->st.llhttp, 3u + (uint32_t)r->c->type);
+  check_events(p, r->c, 0, &res, 1);
+  ASSERT(res.bytes_parsed == 0);
+  for (uint32_t i = 0; i < p->event_count; i++) {
+    ASSERT(ev_at(p, i)[0] != LHN_EV_HEADERS_COMPLETE && ev_at(p, i)[0] != LHN_EV_MESSAGE_BEGIN);
+    log_event(&r->log, p, i, NULL);
+  }
+  if (r->hook.failed) r->compare = 0;
+  if (res.error != HPE_OK) log_error(&r->log, 'F', &res, 0);
+  else log_record(&r->log, 'f', NULL, 0);
+}
+
+/* Fragment sizes: a mix of empty, tiny and larger pieces. */
+static size_t next_fragment(uint32_t *rng, size_t left, int small) {
+  uint32_t x = rng_next(rng);
+  size_t n;
+  switch (x & 7) {
+    case 0: n = 0; break;
+    case 1: case 2: n = 1; break;
+    case 3: n = 1 + ((x >> 3) & 3); break;
+    case 4: n = 1 + ((x >> 3) & 15); break;
+    case 5: n = small ? 2 : 1 + ((x >> 3) & 127); break;
+    case 6: n = small ? 1 : 1 + ((x >> 3) % 1024); break;
+    default: n = small ? 3 : left; break;
+  }
+  return n > left ? left : n;
+}
+
+/* Stream in fragments (run B), or whole (run A, fragmented == 0). */
+static void run_stream(run_t *r, const char *data, size_t len, int fragmented) {
+  const cfg_t *c = r->c;
+  if (r->dead) return;
+  uint32_t rng = c->seed ? c->seed : 0x1234567u;
+  int chaos = fragmented && (c->mode & MODE_CHAOS);
+  if (chaos) {
+    r->compare = 0;
+    r->fail_body_at = (rng_next(&rng) & 3) == 0 ? 1 + (rng_next(&rng) & 7) : 0;
+  }
+  size_t off = 0;
+  int first = 1;
+  while (first || off < len) {
+    first = 0;
+    if (r->stopped && !chaos) break;
+    size_t n = fragmented ? next_fragment(&rng, len - off, c->mode & MODE_SMALLFRAG) : len;
+    /* copy each fragment to its own allocation: reads past it are caught */
+    char *frag = malloc(n ? n : 1);
+    memcpy(frag, data + off, n);
+    if (fragmented && (c->mode & MODE_PAUSE) && (rng_next(&rng) & 3) == 0) {
+      lhn_result res;
+      int err_before = r->p.st.llhttp.error;
+      lhn_parser_pause(&r->p);
+      lhn_parser_execute(&r->p, frag, n, &res);
+      check_events(&r->p, c, n, &res, 0);
+      ASSERT(r->p.event_count == 0);
+      if (err_before == HPE_OK) ASSERT(res.error == HPE_PAUSED || r->p.st.llhttp.upgrade);
+      lhn_parser_resume(&r->p);
+    }
+    if (chaos) {
+      uint32_t x = rng_next(&rng);
+      if ((x & 31) == 0) {
+        lhn_parser_reset(&r->p, (x >> 5) & 1 ? HTTP_RESPONSE : HTTP_REQUEST,
+                         max_header_size((uint8_t)(x >> 8), len), (x >> 16) & 1023);
+        r->stopped = 0;
+      } else if ((x & 31) == 1) {
+        run_finish(r);
+      }
+    }
+    if (!r->stopped || chaos) run_execute(r, frag, n, &rng);
+    free(frag);
+    off += n;
+    if (!fragmented) break;
+  }
+  if (c->mode & MODE_FINISH) run_finish(r);
+  /* after an error, executing more changes nothing */
+  if (r->stopped && !r->threw && r->p.st.llhttp.error != HPE_OK &&
+      r->p.st.llhttp.error != HPE_PAUSED && !r->p.st.llhttp.upgrade) {
+    lhn_result res;
+    int err = r->p.st.llhttp.error;
+    lhn_parser_execute(&r->p, data, len, &res);
+    check_events(&r->p, c, len, &res, 0);
+    ASSERT(r->p.event_count == 0 && res.error == err);
+  }
+  log_record(&r->log, '.', NULL, 0);
+}
+
+/* ---- comparing logs ------------------------------------------------------------- */
+
+typedef struct {
+  const uint8_t *rec[16384];
+  uint32_t n;
+  int truncated;
+} recs_t;
+
+static void split_records(const buf_t *b, recs_t *out) {
+  out->n = 0;
+  out->truncated = 0;
+  size_t off = 0;
+  while (off < b->n) {
+    uint32_t len;
+    memcpy(&len, b->d + off, 4);
+    if (out->n == 16384) {
+      out->truncated = 1;
+      return;
+    }
+    out->rec[out->n++] = b->d + off;
+    off += 4 + len;
+  }
+}
+
+static uint32_t rec_len(const uint8_t *r) {
+  uint32_t len;
+  memcpy(&len, r, 4);
+  return len;
+}
+static char rec_tag(const uint8_t *r) { return (char)r[4]; }
+
+static int rec_is_user_error(const uint8_t *r) {
+  uint32_t code;
+  if (rec_tag(r) != 'E' || rec_len(r) < 5) return 0;
+  memcpy(&code, r + 5, 4);
+  return code == HPE_USER;
+}
+
+/* The 32nd field's flush is emitted by the first piece of its name that
+ * llhttp hands over: when the name is rejected (a bad token, the header
+ * limit), only a stream cut inside the name has the flush. Drop flushes
+ * right before an error. */
+static void normalise(recs_t *rs) {
+  for (uint32_t i = 0; i < rs->n; i++) {
+    if (rec_tag(rs->rec[i]) != 'E') continue;
+    uint32_t j = i;
+    while (j > 0 && rec_tag(rs->rec[j - 1]) == '0' + LHN_EV_HEADERS) j--;
+    if (j < i) {
+      memmove(&rs->rec[j], &rs->rec[i], (rs->n - i) * sizeof rs->rec[0]);
+      rs->n -= i - j;
+      i = j;
+    }
+  }
+}
+
+static void dump_record(const uint8_t *r) {
+  uint32_t len = rec_len(r);
+  fprintf(stderr, "  [%c] ", rec_tag(r));
+  for (uint32_t k = 1; k < len && k < 200; k++) {
+    uint8_t ch = r[4 + k];
+    if (ch >= 32 && ch < 127) fputc(ch, stderr);
+    else fprintf(stderr, "\\x%02x", ch);
+  }
+  fputc('\n', stderr);
+}
+
+static void compare_logs(const buf_t *a, const buf_t *b) {
+  static recs_t ra, rb;
+  split_records(a, &ra);
+  split_records(b, &rb);
+  if (ra.truncated || rb.truncated) return;
+  normalise(&ra);
+  normalise(&rb);
+  uint32_t n = ra.n < rb.n ? ra.n : rb.n;
+  uint32_t i = 0;
+  for (; i < n; i++) {
+    if (rec_len(ra.rec[i]) != rec_len(rb.rec[i]) ||
+        memcmp(ra.rec[i], rb.rec[i], 4 + rec_len(ra.rec[i])) != 0)
+      break;
+  }
+  if (i == n && ra.n == rb.n) return;
+  /* The header limit counts span pieces as llhttp hands them over: a cut
+   * stream can overflow inside a span that the whole stream rejects for
+   * another reason before handing it over (the built-in does the same). */
+  if (i < ra.n && i < rb.n && rec_tag(ra.rec[i]) == 'E' && rec_is_user_error(rb.rec[i]) &&
+      ra.n == rb.n) {
+    uint32_t k = i + 1;
+    for (; k < ra.n; k++) {
+      if (rec_len(ra.rec[k]) != rec_len(rb.rec[k]) ||
+          memcmp(ra.rec[k], rb.rec[k], 4 + rec_len(ra.rec[k])) != 0)
+        break;
+    }
+    if (k == ra.n) return;
+  }
+  fprintf(stderr, "fuzz_parser: whole and fragmented runs differ at record %u\n", i);
+  fprintf(stderr, " whole:\n");
+  for (uint32_t k = i > 3 ? i - 3 : 0; k < ra.n && k < i + 3; k++) dump_record(ra.rec[k]);
+  fprintf(stderr, " fragmented:\n");
+  for (uint32_t k = i > 3 ? i - 3 : 0; k < rb.n && k < i + 3; k++) dump_record(rb.rec[k]);
+  abort();
+}
+
+/* ---- entry point ---------------------------------------------------------------- */
+
+int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size) {
+  if (size < HEADER_BYTES) return 0;
+  cfg_t c;
+  memset(&c, 0, sizeof c);
+  c.mode = in[0];
+  c.type = (c.mode & MODE_RESPONSE) ? HTTP_RESPONSE : HTTP_REQUEST;
+  c.lenient = ((unsigned)in[1] | ((unsigned)in[2] << 8)) & 1023;
+  const char *data = (const char *)in + HEADER_BYTES;
+  size_t len = size - HEADER_BYTES;
+  c.max_header = max_header_size(in[3], len);
+  c.answers = (uint32_t)in[4] | ((uint32_t)in[5] << 8) | ((uint32_t)in[6] << 16) |
+              ((uint32_t)in[7] << 24);
+  c.fail_at = in[8] & 0x3f;
+  c.fail_headers = c.max_header > len; /* no overflow can cut a name */
+  c.seed = (uint32_t)in[9] | ((uint32_t)in[10] << 8) | 0x10000u;
+  int use_hook = (c.mode & (MODE_HOOK | MODE_OOM)) != 0;
+  if (c.mode & MODE_OOM) c.oom_at = 1 + (uint32_t)(in[8] >> 6) * 4 + (in[9] & 15);
+
+  static run_t a, b;
+  int compare = !(c.mode & (MODE_NOCMP | MODE_OOM | MODE_CHAOS));
+  if (compare) {
+    g_what = "whole";
+    run_init(&a, &c, use_hook);
+    run_stream(&a, data, len, 0);
+  }
+  g_what = "fragmented";
+  run_init(&b, &c, use_hook);
+  run_stream(&b, data, len, 1);
+  if (compare && a.compare && b.compare) compare_logs(&a.log.out, &b.log.out);
+  if (compare) run_destroy(&a, use_hook);
+  run_destroy(&b, use_hook);
+  return 0;
+}
