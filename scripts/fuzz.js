@@ -8,6 +8,8 @@
 //   node scripts/fuzz.js --jobs N      N parallel fuzzing processes (-jobs/-workers)
 //   node scripts/fuzz.js --repro FILE  run one input (e.g. a crash-* artifact)
 //   node scripts/fuzz.js --build       build only
+//   node scripts/fuzz.js --rev REV     fuzz the core of a git revision (e.g. HEAD)
+//                                      instead of the working tree's src/core
 //   extra libFuzzer flags may follow `--`, e.g. `-- -seed=1`
 //
 // The seeds are in test/fuzz/corpus (node test/fuzz/make-corpus.js rewrites
@@ -31,7 +33,7 @@ const ARTIFACTS = path.join(BUILD, 'artifacts');
 const DICT = path.join(FUZZ, 'http.dict');
 
 function parseArgs(argv) {
-  const opts = { seconds: 60, runs: 0, jobs: 1, ci: false, build: false, repro: null, extra: [] };
+  const opts = { seconds: 60, runs: 0, jobs: 1, ci: false, build: false, repro: null, rev: null, extra: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') { opts.extra.push(...argv.slice(i + 1)); break; }
@@ -41,6 +43,7 @@ function parseArgs(argv) {
     else if (a === '--jobs') opts.jobs = Number(argv[++i]);
     else if (a === '--seconds') opts.seconds = Number(argv[++i]);
     else if (a === '--repro') opts.repro = argv[++i];
+    else if (a === '--rev') opts.rev = argv[++i];
     else if (/^\d+$/.test(a)) opts.seconds = Number(a);
     else if (a.startsWith('-')) opts.extra.push(a);
     else throw new Error(`fuzz: unknown argument ${a}`);
@@ -110,17 +113,32 @@ function ensureToolchain() {
   return clang;
 }
 
-function build() {
+// The core's sources: the working tree's, or those of a git revision.
+function coreDir(rev) {
+  if (!rev) return path.join(ROOT, 'src', 'core');
+  const dir = path.join(BUILD, 'rev-core');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const name of ['lhn_parser.c', 'lhn_parser.h']) {
+    const r = spawnSync('git', ['show', `${rev}:src/core/${name}`], { cwd: ROOT, maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`fuzz: git show ${rev}:src/core/${name} failed`);
+    fs.writeFileSync(path.join(dir, name), r.stdout);
+  }
+  return dir;
+}
+
+function build(rev) {
   const clang = ensureToolchain();
   const found = llhttp.resolve();
   fs.mkdirSync(BUILD, { recursive: true });
+  const core = coreDir(rev);
   const args = ['-g', '-O1', '-std=c11', '-Wall', '-Wextra', '-Werror',
     '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=all',
-    '-fno-omit-frame-pointer', '-I', found.include,
-    path.join(ROOT, 'src', 'core', 'lhn_parser.c'),
+    '-fno-omit-frame-pointer', '-I', core, '-I', found.include,
+    path.join(core, 'lhn_parser.c'),
     path.join(FUZZ, 'fuzz_parser.c'),
     found.lib, '-o', EXE];
-  console.log(`fuzz: building ${path.relative(ROOT, EXE)} with ${clang} against llhttp ${found.version}`);
+  console.log(`fuzz: building ${path.relative(ROOT, EXE)} with ${clang} against llhttp ${found.version}` +
+    `, core from ${rev ? 'git ' + rev : 'src/core'}`);
   const r = spawnSync(clang, args, { stdio: 'inherit' });
   if (r.status !== 0) throw new Error('fuzz: build failed');
 }
@@ -197,7 +215,7 @@ function fuzz(opts) {
 function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (opts.ci && !process.argv.slice(2).some((a) => /^\d+$/.test(a) || a === '--seconds')) opts.seconds = 55;
-  build();
+  build(opts.rev);
   if (opts.build) return;
   if (opts.repro) {
     const r = spawnSync(EXE, [opts.repro], { env: sanitizerEnv(), stdio: 'inherit' });

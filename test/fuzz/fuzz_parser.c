@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/core/lhn_parser.h"
+#include "lhn_parser.h" /* src/core, or the tree given to scripts/fuzz.js --rev */
 
 #define MODE_RESPONSE 0x01 /* parser type */
 #define MODE_FINISH 0x02   /* finish() after the last fragment */
