@@ -1,0 +1,343 @@
+'use strict';
+// `npm run bench`: the quick default suite, against the built-in parser in
+// the same run (interleaved, fresh processes), under 3 minutes on 2 cores:
+//
+//   1. compare.js on bench-parser.js (len 4, 8, 16, 32)
+//   2. compare.js on bench-parser-fragmented.js (frags 2, 4, 8 × len 8, 16)
+//   3. raw llhttp in C on the bytes of bench-parser len 8
+//   4. server.js: e2e CPU µs/request and nextTicks/emits per request
+//   5. headers.js (9 headers, each variant) for information
+//   6. with --instructions: instructions.js (callgrind; slow, ~1-3 minutes)
+//
+// Shows a progress line on stderr, a summary table on stdout, and writes
+// benchmark/results/latest.md, ratios.svg and latest.json (not committed).
+//
+//   node benchmark/run.js [--runs=6] [--frag-runs=5] [--rounds=6] [--duration=3]
+//        [--no-e2e] [--no-c] [--no-headers] [--instructions] [--out=benchmark/results]
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const common = require('./common');
+const stats = require('./stats');
+const { compare } = require('./compare');
+const { rawLlhttp } = require('./raw-llhttp');
+const { e2e, describe: describeE2e } = require('./server');
+const { renderSvg } = require('./svg');
+const { instructions, describe: describeInstructions } = require('./instructions');
+const { spawnSync } = require('node:child_process');
+
+const TARGETS = {
+  parser: 2.0,      // bench-parser ops/s ratio, each len
+  fragmented: 2.5,  // bench-parser-fragmented ops/s ratio, each config
+  e2eCpu: 0.85,     // e2e CPU µs/request ratio (at most)
+  rawFraction: 0.25, // napi bench-parser len 8 ops/s / raw C llhttp ops/s (at least)
+};
+
+const { options } = common.parseArgs();
+const RUNS = Number(options.runs || 6);
+const FRAG_RUNS = Number(options['frag-runs'] || 5);
+const ROUNDS = Number(options.rounds || 6);
+const DURATION = Number(options.duration || 3);
+const OUT = path.resolve(options.out || path.join(__dirname, 'results'));
+
+// ------------------------------------------------------------ progress ----
+
+const started = Date.now();
+const tty = process.stderr.isTTY;
+let phase = '';
+function progress(text) {
+  const s = Math.round((Date.now() - started) / 1000);
+  const line = `[${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}] ${phase}${text ? ': ' + text : ''}`;
+  process.stderr.write(tty ? `\r\x1b[K${line}` : line + '\n');
+}
+function clearProgress() {
+  if (tty) process.stderr.write('\r\x1b[K');
+}
+
+// ------------------------------------------------------------- machine ----
+
+function machine() {
+  const cpus = os.cpus();
+  let addon = {};
+  try {
+    addon = require(common.ROOT).versions;
+  } catch (err) {
+    addon = { error: err.message };
+  }
+  return {
+    cpu: cpus.length ? cpus[0].model.trim() : 'unknown',
+    cores: cpus.length,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    builtinLlhttp: process.versions.llhttp,
+    addon,
+    date: new Date().toISOString(),
+    loadavgStart: os.loadavg(),
+  };
+}
+
+// headers.js `runs` times (fresh processes); medians per variant.
+function headersRuns(runs) {
+  const samples = new Map();
+  const notes = new Set();
+  for (let i = 0; i < runs; i++) {
+    progress(`run ${i + 1}/${runs}`);
+    const child = spawnSync(process.execPath, [path.join(__dirname, 'headers.js')], { encoding: 'utf8' });
+    if (child.status !== 0) return { error: (child.stderr || '').split('\n')[0] || `exit ${child.status}` };
+    for (const text of child.stdout.split('\n')) {
+      const line = common.parseLine(text);
+      if (line) {
+        const v = line.conf.variant;
+        if (!samples.has(v)) samples.set(v, []);
+        samples.get(v).push(line.rate);
+      } else if (text.startsWith('#')) {
+        notes.add(text.replace(/^#\s*/, ''));
+      }
+    }
+  }
+  const variants = [...samples].map(([variant, rates]) => ({ variant, rates, median: stats.median(rates) }));
+  const builtin = variants.find((v) => v.variant === 'builtin');
+  for (const v of variants) v.ratio = builtin ? v.median / builtin.median : NaN;
+  return { runs, variants, notes: [...notes] };
+}
+
+// --------------------------------------------------------------- runs ----
+
+async function main() {
+  const info = machine();
+  const result = { machine: info, targets: TARGETS, settings: { RUNS, FRAG_RUNS, ROUNDS, DURATION } };
+
+  phase = `bench-parser.js ×${RUNS} runs per parser`;
+  result.parser = await compare({
+    file: path.join(__dirname, 'bench-parser.js'),
+    runs: RUNS,
+    onProgress: ({ run, parser }) => progress(`run ${run + 1}/${RUNS} ${parser}`),
+  });
+
+  phase = `bench-parser-fragmented.js ×${FRAG_RUNS} runs per parser`;
+  result.fragmented = await compare({
+    file: path.join(__dirname, 'bench-parser-fragmented.js'),
+    runs: FRAG_RUNS,
+    onProgress: ({ run, parser }) => progress(`run ${run + 1}/${FRAG_RUNS} ${parser}`),
+  });
+
+  if (!options['no-c']) {
+    phase = 'raw llhttp (C)';
+    progress('building and running');
+    try {
+      result.raw = rawLlhttp({ len: 8, n: 2e6, repeats: 5 });
+    } catch (err) {
+      result.raw = { error: String(err.message).split('\n')[0] };
+    }
+  }
+
+  if (!options['no-e2e']) {
+    phase = `server.js e2e ${ROUNDS} rounds × ${DURATION}s`;
+    try {
+      result.e2e = await e2e({
+        rounds: ROUNDS, duration: DURATION, warmup: 1, connections: 50, countDuration: 2,
+        onProgress: ({ what }) => progress(what),
+      });
+    } catch (err) {
+      result.e2e = { error: String(err.message).split('\n')[0] };
+    }
+  }
+  if (!options['no-headers']) {
+    phase = 'headers.js ×3 runs';
+    result.headers = headersRuns(3);
+  }
+
+  if (options.instructions) {
+    phase = 'instructions.js (callgrind)';
+    result.instructions = await instructions({ len: 8, onProgress: (t) => progress(t) });
+  }
+  clearProgress();
+  result.machine.loadavgEnd = os.loadavg();
+  result.elapsedSeconds = (Date.now() - started) / 1000;
+  return result;
+}
+
+// ------------------------------------------------------------- summary ----
+
+const fmtInt = (x) => (Number.isFinite(x) ? common.formatRate(Math.round(x)) : '—');
+const fmtRatio = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) + '×' : '—');
+const fmtCi = (ci, d = 2) => (ci ? `${ci[0].toFixed(d)}–${ci[1].toFixed(d)}` : '—');
+const fmtP = (p) => (p === null || p === undefined ? '—' : p < 1e-4 ? p.toExponential(1) : p.toFixed(4));
+
+// Rows of the summary: figure, builtin, napi, ratio, CI, p, stars, target, verdict.
+function summaryRows(result) {
+  const rows = [];
+  const verdict = (ok) => (ok === null ? 'n/a' : ok ? 'pass' : 'MISS');
+  for (const [group, list, target] of [['bench-parser', result.parser, TARGETS.parser],
+    ['fragmented', result.fragmented, TARGETS.fragmented]]) {
+    for (const r of list) {
+      const label = `${group} ${r.config.replace(/n=\d+ ?/, '')}`;
+      rows.push({
+        figure: label, unit: 'ops/s', builtin: fmtInt(r.stats.medianA), napi: fmtInt(r.stats.medianB),
+        ratio: fmtRatio(r.stats.ratio), ci: fmtCi(r.stats.ci), p: fmtP(r.stats.p), stars: r.stats.stars,
+        target: `≥ ${target.toFixed(1)}×`, verdict: verdict(r.stats.ratio >= target),
+        chart: { group, label: r.config.replace(/n=\d+ ?/, '').replace('len=', 'len ').replace(' frags=', '/f'),
+          value: r.stats.ratio, ci: r.stats.ci, target },
+      });
+    }
+  }
+  const e = result.e2e;
+  if (e && !e.error) {
+    const med = (xs) => (xs.length ? stats.median(xs) : NaN);
+    const s = e.stats;
+    rows.push({
+      figure: 'e2e hello-world CPU', unit: 'µs/req', builtin: med(e.builtin).toFixed(1),
+      napi: e.unavailable ? 'unavailable' : med(e.napi).toFixed(1),
+      ratio: s ? fmtRatio(s.ratio, 3) : '—', ci: s ? fmtCi(s.ci, 3) : '—', p: s ? fmtP(s.p) : '—',
+      stars: s ? s.stars : '', target: `≤ ${TARGETS.e2eCpu}×`, verdict: verdict(s ? s.ratio <= TARGETS.e2eCpu : null),
+      chart: s ? { group: 'e2e', label: 'req per CPU-s', value: 1 / s.ratio,
+        ci: s.ci ? [1 / s.ci[1], 1 / s.ci[0]] : null, target: 1 / TARGETS.e2eCpu } : null,
+    });
+    for (const [what, key] of [['nextTicks', 'ticksPerRequest'], ['emits', 'emitsPerRequest']]) {
+      const b = e.counts.builtin, n = e.counts.napi;
+      rows.push({
+        figure: `e2e ${what} per request`, unit: 'count', builtin: b ? b[key].toFixed(2) : '—',
+        napi: n ? n[key].toFixed(2) : e.unavailable ? 'unavailable' : '—',
+        ratio: b && n ? fmtRatio(n[key] / b[key]) : '—', ci: '', p: '', stars: '', target: '', verdict: '',
+      });
+    }
+  } else if (e) {
+    rows.push({ figure: 'e2e hello-world CPU', unit: 'µs/req', builtin: '—', napi: '—', ratio: '—', ci: '',
+      p: '', stars: '', target: `≤ ${TARGETS.e2eCpu}×`, verdict: `error: ${e.error}` });
+  }
+  const raw = result.raw;
+  if (raw && !raw.error) {
+    const len8 = result.parser.find((r) => /\blen=8\b/.test(r.config));
+    const napi = len8 ? len8.stats.medianB : NaN;
+    const builtin = len8 ? len8.stats.medianA : NaN;
+    rows.push({
+      figure: 'raw llhttp C, len 8', unit: 'ops/s', builtin: '', napi: fmtInt(raw.median), ratio: '', ci: '',
+      p: '', stars: '', target: '', verdict: '',
+    });
+    rows.push({
+      figure: 'JS-visible / raw C, len 8', unit: 'fraction', builtin: (builtin / raw.median).toFixed(3),
+      napi: (napi / raw.median).toFixed(3), ratio: '', ci: '', p: '', stars: '',
+      target: `≥ ${TARGETS.rawFraction}`, verdict: verdict(napi / raw.median >= TARGETS.rawFraction),
+    });
+  } else if (raw) {
+    rows.push({ figure: 'raw llhttp C, len 8', unit: 'ops/s', builtin: '', napi: '—', ratio: '', ci: '', p: '',
+      stars: '', target: `≥ ${TARGETS.rawFraction}`, verdict: `error: ${raw.error}` });
+  }
+  return rows;
+}
+
+const COLUMNS = [['figure', 'figure'], ['unit', 'unit'], ['builtin', 'builtin'], ['napi', 'napi'],
+  ['ratio', 'napi/builtin'], ['ci', '95% CI'], ['p', 'p'], ['stars', ''], ['target', 'target'], ['verdict', 'result']];
+
+function textTable(rows) {
+  const widths = COLUMNS.map(([key, head]) => Math.max(head.length, ...rows.map((r) => String(r[key]).length)));
+  const line = (cells) => cells.map((c, i) => (i < 2 || i === 9 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])))
+    .join('  ').trimEnd();
+  return [line(COLUMNS.map((c) => c[1])), line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map((r) => line(COLUMNS.map(([key]) => r[key])))].join('\n');
+}
+
+function markdownTable(rows) {
+  const esc = (s) => String(s).replace(/\|/g, '\\|');
+  const head = COLUMNS.map((c) => c[1] || 'sig.');
+  const out = [`| ${head.join(' | ')} |`, `|${COLUMNS.map((c, i) => (i < 2 ? '---' : '--:')).join('|')}|`];
+  for (const r of rows) {
+    out.push(`| ${COLUMNS.map(([key]) => esc(key === 'verdict' && r[key] === 'MISS' ? '**miss**' : r[key])).join(' | ')} |`);
+  }
+  return out.join('\n');
+}
+
+function markdown(result, rows) {
+  const m = result.machine;
+  const e = result.e2e;
+  const lines = [];
+  lines.push('# llhttp-napi benchmark results (`npm run bench`)');
+  lines.push('');
+  lines.push(`- date: ${m.date}`);
+  lines.push(`- machine: ${m.cpu}, ${m.cores} cores, ${m.os}`);
+  lines.push(`- Node ${m.node} (built-in parser: llhttp ${m.builtinLlhttp})`);
+  lines.push(`- llhttp-napi ${m.addon.addon || '?'}, linked llhttp ${m.addon.llhttp || '?'}, N-API ${m.addon.napi || '?'}`);
+  lines.push(`- suite time: ${Math.round(result.elapsedSeconds)} s; load average (1 min) ` +
+             `${m.loadavgStart[0].toFixed(2)} at the start, ${m.loadavgEnd[0].toFixed(2)} at the end ` +
+             '(other work on the machine adds noise; the interleaving spreads it over both parsers)');
+  lines.push('');
+  lines.push('Ratios are napi / built-in measured in the same run: medians of interleaved runs, each in a fresh');
+  lines.push('process (builtin, napi, then napi, builtin, ...). The 95% CI is that of mean(napi)/mean(builtin) from');
+  lines.push("Welch's t-test, as Node's `benchmark/compare.R` computes it; * p<0.05, ** p<0.01, *** p<0.001.");
+  lines.push(`Parser figures: ${result.settings.RUNS} runs per parser for bench-parser, ${result.settings.FRAG_RUNS} for`);
+  lines.push('fragmented, n=100000 messages per run. A result passes when the median ratio meets the target.');
+  lines.push('');
+  lines.push(markdownTable(rows));
+  lines.push('');
+  lines.push('![ratios napi/builtin](ratios.svg)');
+  lines.push('');
+  if (e && !e.error) {
+    lines.push('## End to end');
+    lines.push('');
+    lines.push('```');
+    lines.push(describeE2e(e));
+    lines.push('```');
+    lines.push('');
+  }
+  if (result.raw && !result.raw.error) {
+    lines.push('## Raw llhttp');
+    lines.push('');
+    lines.push(`\`benchmark/c/raw-llhttp.c\`: \`llhttp_init\` + \`llhttp_execute\` on the bench-parser len 8 bytes, ` +
+               `same callbacks set as no-ops, ${result.raw.n} iterations × ${result.raw.rates.length}: ` +
+               result.raw.rates.map(fmtInt).join(', ') + ' ops/s (median ' + fmtInt(result.raw.median) + ').');
+    lines.push('');
+  }
+  if (result.headers && !result.headers.error) {
+    lines.push('## Headers (`benchmark/headers.js`, 9 headers, every name and value read)');
+    lines.push('');
+    lines.push('| variant | ops/s (median of ' + result.headers.runs + ') | / builtin |');
+    lines.push('|---|--:|--:|');
+    for (const v of result.headers.variants) lines.push(`| ${v.variant} | ${fmtInt(v.median)} | ${fmtRatio(v.ratio)} |`);
+    for (const note of result.headers.notes) lines.push(`\n- ${note}`);
+    lines.push('');
+  }
+  if (result.instructions) {
+    lines.push('## Instructions per message (callgrind, deterministic)');
+    lines.push('');
+    lines.push('```');
+    lines.push(describeInstructions(result.instructions));
+    lines.push('```');
+    lines.push('');
+  }
+  lines.push('## Reproduce');
+  lines.push('');
+  lines.push('```');
+  lines.push('npm run bench                                   # this file');
+  lines.push('node benchmark/compare.js --runs=10 benchmark/bench-parser.js len=8');
+  lines.push('node benchmark/bench-parser.js --parser=builtin  # Node\'s format, one process per config');
+  lines.push('node benchmark/server.js --rounds=8 --duration=5');
+  lines.push('node benchmark/raw-llhttp.js len=8');
+  lines.push('node benchmark/headers.js');
+  lines.push('node benchmark/instructions.js len=8               # callgrind, needs valgrind');
+  lines.push('```');
+  lines.push('');
+  return lines.join('\n');
+}
+
+main().then((result) => {
+  const rows = summaryRows(result);
+  console.log(textTable(rows));
+  console.log(`\n(${Math.round(result.elapsedSeconds)} s; medians of interleaved fresh-process runs; ` +
+              "CI: Welch, of mean ratio; * p<0.05 ** p<0.01 *** p<0.001)");
+  if (result.headers && !result.headers.error) {
+    console.log('\nheaders.js (9 headers): ' + result.headers.variants
+      .map((v) => `${v.variant} ${fmtInt(v.median)} ops/s (${fmtRatio(v.ratio)})`).join(', '));
+    for (const note of result.headers.notes) console.log(`  ${note}`);
+  }
+  if (result.instructions) console.log('\n' + describeInstructions(result.instructions));
+  fs.mkdirSync(OUT, { recursive: true });
+  fs.writeFileSync(path.join(OUT, 'latest.md'), markdown(result, rows));
+  fs.writeFileSync(path.join(OUT, 'ratios.svg'), renderSvg(rows.map((r) => r.chart).filter(Boolean), result.machine));
+  fs.writeFileSync(path.join(OUT, 'latest.json'), JSON.stringify(result, null, 2));
+  console.log(`written: ${path.relative(process.cwd(), path.join(OUT, 'latest.md'))}, ratios.svg, latest.json`);
+}).catch((err) => {
+  clearProgress();
+  console.error(err.stack || err.message);
+  process.exit(1);
+});
