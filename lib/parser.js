@@ -34,6 +34,10 @@ const EVENT_SLOTS = binding.eventSlots;
 const PAIR_SLOTS = binding.pairSlots;
 const HC_UPGRADE = 1;
 const HC_KEEP_ALIVE = 2;
+const HC_URL_SAME = 4;
+const PAIR_NAME_SAME = 1;
+const PAIR_VALUE_SAME = 2;
+const PAIR_RECORDED = 4;
 const REWIND_ANSWER = 1;
 const REWIND_FAIL = 2;
 const HPE_USER = 24;
@@ -54,7 +58,6 @@ const R_PAUSE = 2;
 const R_RESUME = 4;
 
 const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
-const NO_RESOURCE = new AsyncResource('LLHTTP_NAPI_PARSER', { requireManualDestroy: true });
 const EMPTY = Buffer.alloc(0);
 const MAX_INT32 = 2 ** 31 - 1;
 
@@ -91,7 +94,9 @@ class HTTPParser {
     this._messageStart = null;
     this._refreshViews();
     this._type = REQUEST;
-    this._asyncResource = NO_RESOURCE;
+    // Handlers run in the async context initialize() was called in, as the
+    // built-in's do (AsyncLocalStorage stores included).
+    this._asyncResource = null;
     this._destroyed = true;
     this._closed = false;
     this._input = null;
@@ -102,6 +107,16 @@ class HTTPParser {
     this._heldUrlStart = 0;
     this._heldUrlEnd = 0;
     this._alwaysFlush = false;
+    // Strings of the previous message's header pairs, URL or status text, by
+    // position, for reuse when the core sees the same bytes again.
+    this._prevNames = [];
+    this._prevValues = [];
+    this._curNames = [];
+    this._curValues = [];
+    this._prevEpoch = 0;
+    this._unrecorded = 0;
+    this._prevText = '';
+    this._prevTextEpoch = 0;
     this._connections = null;
     // The properties Node's lib puts on a parser, present from the start so
     // that every parser has the same shape.
@@ -144,7 +159,7 @@ class HTTPParser {
     this._type = type;
     this._heldCount = 0;
     this._alwaysFlush = false;
-    if (!this._destroyed) this._asyncResource.emitDestroy();
+    if (!this._destroyed && this._asyncResource !== null) this._asyncResource.emitDestroy();
     this._asyncResource = new AsyncResource(ASYNC_TYPES[type], { requireManualDestroy: true });
     this._destroyed = false;
     connections.track(this, connectionsList);
@@ -158,10 +173,16 @@ class HTTPParser {
     if (this._state[S_EVENTS] === 0) return this._result();
     this._input = bytes;
     try {
-      return this._asyncResource.runInAsyncScope(this._replay, this);
+      const scope = this._scope();
+      return scope === null ? this._replay() : scope.runInAsyncScope(this._replay, this);
     } finally {
       this._input = null;
     }
+  }
+
+  // The AsyncResource to run handlers in, or null before initialize().
+  _scope() {
+    return this._asyncResource;
   }
 
   finish() {
@@ -171,7 +192,9 @@ class HTTPParser {
     if (this._state[S_EVENTS] !== 0) {
       this._input = EMPTY;
       try {
-        this._asyncResource.runInAsyncScope(this._replay, this);
+        const scope = this._scope();
+        if (scope === null) this._replay();
+        else scope.runInAsyncScope(this._replay, this);
       } finally {
         this._input = null;
       }
@@ -245,6 +268,7 @@ class HTTPParser {
           // The flush the built-in does inside headers complete, which it
           // skips without a kOnHeadersComplete handler: hold the pairs.
           this._holdPairs(events[at + 2], events[at + 3], events[at + 4], events[at + 5]);
+          this._unrecorded = events[at + 6];
           return 0;
         }
         const cb = this[kOnHeaders];
@@ -253,7 +277,10 @@ class HTTPParser {
           const first = this._heldCount > 0 ? this._heldFirst : events[at + 2];
           const count = this._heldCount + events[at + 3];
           this._releaseHeld();
-          cb.call(this, this._headerArray(first, count), this._string(events[at + 4], events[at + 5]));
+          cb.call(this, this._headerArray(first, count, events[at + 6]),
+                  this._string(events[at + 4], events[at + 5]));
+        } else if (events[at + 3] !== 0) {
+          this._unrecorded = events[at + 6];
         }
         return 0;
       }
@@ -281,6 +308,7 @@ class HTTPParser {
   _headersComplete(events, at) {
     this._replayHeadersDone = true;
     const cb = this[kOnHeadersComplete];
+    const epoch = events[at + 12];
     let flushed = events[at + 3] === -1;
     if (typeof cb !== 'function') {
       // The built-in returns before handing the headers over: they stay
@@ -290,14 +318,17 @@ class HTTPParser {
         this._holdPairs(events[at + 2], events[at + 3], request ? events[at + 4] : 0,
                         request ? events[at + 5] : 0);
       }
+      this._unrecorded = epoch;
       return 0;
     }
     if (!flushed && this._alwaysFlush) {
       // After such a late flush the built-in flushes every message's headers.
       const hcb = this[kOnHeaders];
       if (typeof hcb === 'function') {
-        hcb.call(this, this._headerArray(events[at + 2], events[at + 3]),
+        hcb.call(this, this._headerArray(events[at + 2], events[at + 3], epoch),
                  this._type === REQUEST ? this._string(events[at + 4], events[at + 5]) : '');
+      } else {
+        this._unrecorded = epoch;
       }
       flushed = true;
     }
@@ -307,19 +338,46 @@ class HTTPParser {
     let method;
     let statusCode;
     let statusMessage;
-    if (!flushed) headers = this._headerArray(events[at + 2], events[at + 3]);
+    if (!flushed) headers = this._headerArray(events[at + 2], events[at + 3], epoch);
     if (this._type === REQUEST) {
-      if (!flushed) url = this._string(events[at + 4], events[at + 5]);
+      if (!flushed) url = this._text(events[at + 4], events[at + 5], flags, epoch);
       method = events[at + 8];
     } else {
       statusCode = events[at + 7];
-      statusMessage = this._string(events[at + 4], events[at + 5]);
+      statusMessage = this._text(events[at + 4], events[at + 5], flags, epoch);
     }
+    this._endRecording(epoch);
     const ret = cb.call(this, events[at + 9], events[at + 10], headers, method, url,
                         statusCode, statusMessage, (flags & HC_UPGRADE) !== 0,
                         (flags & HC_KEEP_ALIVE) !== 0);
     // The built-in converts with IntegerValue() and keeps 32 bits.
     return (+ret) | 0;
+  }
+
+  // The URL or status text of a message, reusing the previous message's
+  // string when the core saw the same bytes.
+  _text(start, end, flags, epoch) {
+    const text = (flags & HC_URL_SAME) !== 0 && this._prevTextEpoch === epoch - 1 ?
+      this._prevText : this._string(start, end);
+    this._prevText = text;
+    this._prevTextEpoch = epoch;
+    return text;
+  }
+
+  // The strings made for this message's header pairs become the ones to
+  // reuse for the next message, unless some pairs were never made.
+  _endRecording(epoch) {
+    if (this._unrecorded === epoch) {
+      this._prevEpoch = 0;
+      return;
+    }
+    const names = this._prevNames;
+    const values = this._prevValues;
+    this._prevNames = this._curNames;
+    this._prevValues = this._curValues;
+    this._curNames = names;
+    this._curValues = values;
+    this._prevEpoch = epoch;
   }
 
   _holdPairs(first, count, urlStart, urlEnd) {
@@ -348,20 +406,53 @@ class HTTPParser {
     return end > start ? this._slab.latin1Slice(start, end) : '';
   }
 
-  // A flat [name, value, ...] array of pairs [first, first + count).
-  _headerArray(first, count) {
+  // A flat [name, value, ...] array of pairs [first, first + count). Names
+  // and values whose bytes repeat the previous message's (same position)
+  // reuse its strings; the others are cut from one string of the block.
+  _headerArray(first, count, epoch) {
     const out = new Array(count * 2);
     if (count === 0) return out;
     const pairs = this._pairs;
+    const reuse = this._prevEpoch === epoch - 1;
+    const prevNames = this._prevNames;
+    const prevValues = this._prevValues;
+    const curNames = this._curNames;
+    const curValues = this._curValues;
     const lo = pairs[first * PAIR_SLOTS];
-    const hi = pairs[(first + count - 1) * PAIR_SLOTS + 3];
-    // One native string for the whole block, then cheap substrings.
-    const block = hi > lo ? this._slab.latin1Slice(lo, hi) : '';
+    let block = null;
     for (let i = 0, p = first * PAIR_SLOTS; i < count; i++, p += PAIR_SLOTS) {
-      out[2 * i] = block.slice(pairs[p] - lo, pairs[p + 1] - lo);
-      out[2 * i + 1] = block.slice(pairs[p + 2] - lo, pairs[p + 3] - lo);
+      const tag = pairs[p + 4];
+      const k = tag >> 3;
+      let name;
+      let value;
+      if (reuse && (tag & PAIR_NAME_SAME) !== 0) {
+        name = prevNames[k];
+      } else {
+        if (block === null) block = this._block(first, count);
+        name = block.slice(pairs[p] - lo, pairs[p + 1] - lo);
+      }
+      if (reuse && (tag & PAIR_VALUE_SAME) !== 0) {
+        value = prevValues[k];
+      } else {
+        if (block === null) block = this._block(first, count);
+        value = block.slice(pairs[p + 2] - lo, pairs[p + 3] - lo);
+      }
+      if ((tag & PAIR_RECORDED) !== 0) {
+        curNames[k] = name;
+        curValues[k] = value;
+      }
+      out[2 * i] = name;
+      out[2 * i + 1] = value;
     }
     return out;
+  }
+
+  // One string of the slab bytes of pairs [first, first + count).
+  _block(first, count) {
+    const pairs = this._pairs;
+    const lo = pairs[first * PAIR_SLOTS];
+    const hi = pairs[(first + count - 1) * PAIR_SLOTS + 3];
+    return hi > lo ? this._slab.latin1Slice(lo, hi) : '';
   }
 
   pause() {
@@ -380,7 +471,7 @@ class HTTPParser {
     connections.untrack(this);
     if (!this._destroyed) {
       this._destroyed = true;
-      this._asyncResource.emitDestroy();
+      if (this._asyncResource !== null) this._asyncResource.emitDestroy();
     }
     this._native.close();
   }
@@ -389,7 +480,7 @@ class HTTPParser {
     if (this._closed) return;
     if (!this._destroyed) {
       this._destroyed = true;
-      this._asyncResource.emitDestroy();
+      if (this._asyncResource !== null) this._asyncResource.emitDestroy();
     }
   }
 

@@ -42,9 +42,8 @@ static void *grow_block(lhn_parser *p, enum lhn_buffer_id id, void *old,
 }
 
 /* Make room for `extra` more bytes in the slab. 0 on success. */
-static int slab_reserve(lhn_parser *p, size_t extra) {
+static int slab_grow(lhn_parser *p, size_t extra) {
   size_t need = (size_t)p->st.slab_len + extra;
-  if (need <= p->slab_cap) return 0;
   if (need > UINT32_MAX) return -1;
   size_t cap = p->slab_cap ? (size_t)p->slab_cap * 2 : INITIAL_SLAB;
   while (cap < need) cap *= 2;
@@ -56,8 +55,12 @@ static int slab_reserve(lhn_parser *p, size_t extra) {
   return 0;
 }
 
-static int pairs_reserve(lhn_parser *p, uint32_t count) {
-  if (count <= p->pair_cap) return 0;
+static inline int slab_reserve(lhn_parser *p, size_t extra) {
+  if (extra <= (size_t)(p->slab_cap - p->st.slab_len)) return 0;
+  return slab_grow(p, extra);
+}
+
+static int pairs_grow(lhn_parser *p, uint32_t count) {
   uint32_t cap = p->pair_cap ? p->pair_cap * 2 : INITIAL_PAIRS;
   while (cap < count) cap *= 2;
   void *block = grow_block(p, LHN_BUF_PAIRS, p->pairs,
@@ -69,17 +72,24 @@ static int pairs_reserve(lhn_parser *p, uint32_t count) {
   return 0;
 }
 
+static inline int pairs_reserve(lhn_parser *p, uint32_t count) {
+  return count <= p->pair_cap ? 0 : pairs_grow(p, count);
+}
+
+static int events_grow(lhn_parser *p) {
+  uint32_t cap = p->event_cap ? p->event_cap * 2 : INITIAL_EVENTS;
+  void *block = grow_block(p, LHN_BUF_EVENTS, p->events,
+                           (size_t)p->event_cap * LHN_EVENT_SLOTS * sizeof(int32_t),
+                           (size_t)cap * LHN_EVENT_SLOTS * sizeof(int32_t));
+  if (!block) return -1;
+  p->events = block;
+  p->event_cap = cap;
+  return 0;
+}
+
 /* Returns the slots of a new event, or NULL when out of memory. */
-static int32_t *event_push(lhn_parser *p, int kind) {
-  if (p->event_count == p->event_cap) {
-    uint32_t cap = p->event_cap ? p->event_cap * 2 : INITIAL_EVENTS;
-    void *block = grow_block(p, LHN_BUF_EVENTS, p->events,
-                             (size_t)p->event_cap * LHN_EVENT_SLOTS * sizeof(int32_t),
-                             (size_t)cap * LHN_EVENT_SLOTS * sizeof(int32_t));
-    if (!block) return NULL;
-    p->events = block;
-    p->event_cap = cap;
-  }
+static inline int32_t *event_push(lhn_parser *p, int kind) {
+  if (p->event_count == p->event_cap && events_grow(p) != 0) return NULL;
   int32_t *ev = p->events + (size_t)p->event_count * LHN_EVENT_SLOTS;
   p->event_count++;
   ev[0] = kind;
@@ -97,7 +107,7 @@ static int out_of_memory(lhn_parser *p) {
 
 /* Every llhttp callback starts here: counts it, as rewinds name callbacks
  * by their serial. */
-static lhn_parser *enter(llhttp_t *h) {
+static inline lhn_parser *enter(llhttp_t *h) {
   lhn_parser *p = from_llhttp(h);
   p->st.serial++;
   return p;
@@ -105,7 +115,7 @@ static lhn_parser *enter(llhttp_t *h) {
 
 /* Every llhttp callback ends here: applies a rewind's failure (the handler
  * of this callback's event threw). */
-static int leave(lhn_parser *p, int rv) {
+static inline int leave(lhn_parser *p, int rv) {
   if (p->fail_serial != 0 && p->st.serial == p->fail_serial) {
     p->fail_serial = 0;
     if (p->fail_code == HPE_USER) {
@@ -118,7 +128,7 @@ static int leave(lhn_parser *p, int rv) {
 
 /* The built-in's TrackHeader: a message's header bytes must stay below the
  * limit. */
-static int track_header(lhn_parser *p, size_t len) {
+static inline int track_header(lhn_parser *p, size_t len) {
   p->st.header_nread += len;
   if (p->st.header_nread >= p->max_header_size) {
     llhttp_set_error_reason(&p->st.llhttp, "HPE_HEADER_OVERFLOW:Header overflow");
@@ -128,7 +138,7 @@ static int track_header(lhn_parser *p, size_t len) {
 }
 
 /* Appends bytes to the slab; returns 0 or an llhttp error. */
-static int slab_append(lhn_parser *p, const char *at, size_t len) {
+static inline int slab_append(lhn_parser *p, const char *at, size_t len) {
   if (len == 0) return 0;
   if (slab_reserve(p, len) != 0) return out_of_memory(p);
   memcpy(p->slab + p->st.slab_len, at, len);
@@ -136,20 +146,136 @@ static int slab_append(lhn_parser *p, const char *at, size_t len) {
   return 0;
 }
 
-static int32_t *pair_at(lhn_parser *p, uint32_t index) {
+static inline int32_t *pair_at(lhn_parser *p, uint32_t index) {
   return p->pairs + (size_t)index * LHN_PAIR_SLOTS;
 }
 
-/* Trims trailing spaces and tabs of the values of pairs [first, first+n),
- * as the built-in does when it hands values to JavaScript. */
-static void trim_values(lhn_parser *p, uint32_t first, uint32_t n) {
+/* ---- reuse tags (see lhn_parser.h) --------------------------------------- */
+
+static int byteset_grow(lhn_parser *p, lhn_byteset *set, size_t bytes, uint32_t pairs) {
+  if (set->len + bytes > set->cap) {
+    size_t cap = set->cap ? set->cap : 256;
+    while (cap < set->len + bytes) cap *= 2;
+    void *block = realloc(set->bytes, cap);
+    if (!block) return -1;
+    p->allocations++;
+    set->bytes = block;
+    set->cap = (uint32_t)cap;
+  }
+  if (pairs > set->span_cap) {
+    uint32_t cap = set->span_cap ? set->span_cap * 2 : 16;
+    while (cap < pairs) cap *= 2;
+    void *block = realloc(set->spans, (size_t)cap * 4 * sizeof(uint32_t));
+    if (!block) return -1;
+    p->allocations++;
+    set->spans = block;
+    set->span_cap = cap;
+  }
+  return 0;
+}
+
+static inline int byteset_reserve(lhn_parser *p, lhn_byteset *set, size_t bytes,
+                                  uint32_t pairs) {
+  if (set->len + bytes <= set->cap && pairs <= set->span_cap) return 0;
+  return byteset_grow(p, set, bytes, pairs);
+}
+
+/* Copies slab bytes [start, end) into set; returns their offset there. */
+static uint32_t byteset_add(lhn_byteset *set, const uint8_t *slab, int32_t start, int32_t end) {
+  uint32_t at = set->len;
+  if (end > start) memcpy(set->bytes + at, slab + start, (size_t)(end - start));
+  set->len += (uint32_t)(end - start);
+  return at;
+}
+
+static inline int equal_bytes(const uint8_t *a, const uint8_t *b, size_t n) {
+  for (; n >= 8; n -= 8, a += 8, b += 8) {
+    uint64_t x, y;
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    if (x != y) return 0;
+  }
+  if (n >= 4) {
+    uint32_t x, y;
+    memcpy(&x, a, 4);
+    memcpy(&y, b, 4);
+    if (x != y) return 0;
+    n -= 4;
+    a += 4;
+    b += 4;
+  }
+  for (; n > 0; n--) {
+    if (*a++ != *b++) return 0;
+  }
+  return 1;
+}
+
+static inline int same_bytes(const lhn_byteset *set, uint32_t start, uint32_t end,
+                             const uint8_t *slab, int32_t from, int32_t to) {
+  return end - start == (uint32_t)(to - from) &&
+         equal_bytes(set->bytes + start, slab + from, (size_t)(to - from));
+}
+
+/* Trims trailing spaces and tabs of the values of pairs [first, first+n), as
+ * the built-in does when it hands values over, and tags them for reuse:
+ * header pairs are compared with the previous message's and recorded. */
+static void finish_pairs(lhn_parser *p, uint32_t first, uint32_t n) {
+  lhn_state *st = &p->st;
+  const uint8_t *slab = p->slab;
   for (uint32_t i = first; i < first + n; i++) {
     int32_t *pair = pair_at(p, i);
-    while (pair[3] > pair[2] &&
-           (p->slab[pair[3] - 1] == ' ' || p->slab[pair[3] - 1] == '\t')) {
+    while (pair[3] > pair[2] && (slab[pair[3] - 1] == ' ' || slab[pair[3] - 1] == '\t')) {
       pair[3]--;
     }
+    pair[4] = 0;
   }
+  lhn_byteset *prev = &p->seen[p->seen_prev];
+  lhn_byteset *cur = &p->seen[p->seen_prev ^ 1];
+  uint32_t k0 = first - st->msg_pair_first;
+  if (n == 0 || st->headers_completed || cur->count != k0 || k0 >= LHN_REUSE_MAX_PAIRS) return;
+  if (n > LHN_REUSE_MAX_PAIRS - k0) n = LHN_REUSE_MAX_PAIRS - k0;
+  /* the pairs' bytes are one run of the slab: record it with one copy */
+  int32_t lo = pair_at(p, first)[0];
+  int32_t hi = pair_at(p, first + n - 1)[3];
+  if (byteset_reserve(p, cur, (size_t)(hi - lo), k0 + n) != 0) return;
+  uint32_t shift = byteset_add(cur, slab, lo, hi) - (uint32_t)lo;
+  for (uint32_t j = 0; j < n; j++) {
+    int32_t *pair = pair_at(p, first + j);
+    uint32_t k = k0 + j;
+    int32_t tag = (int32_t)(k << 3) | LHN_PAIR_RECORDED;
+    if (k < prev->count) {
+      const uint32_t *span = prev->spans + (size_t)k * 4;
+      if (same_bytes(prev, span[0], span[1], slab, pair[0], pair[1])) tag |= LHN_PAIR_NAME_SAME;
+      if (same_bytes(prev, span[2], span[3], slab, pair[2], pair[3])) tag |= LHN_PAIR_VALUE_SAME;
+    }
+    uint32_t *span = cur->spans + (size_t)k * 4;
+    for (int m = 0; m < 4; m++) span[m] = (uint32_t)pair[m] + shift;
+    pair[4] = tag;
+  }
+  cur->count = k0 + n;
+}
+
+/* At headers complete: compares and records the URL (status text for
+ * responses), then makes the recorded message the previous one. Returns
+ * LHN_HC_URL_SAME or 0. */
+static int32_t finish_message_reuse(lhn_parser *p, int32_t from, int32_t to) {
+  lhn_byteset *prev = &p->seen[p->seen_prev];
+  lhn_byteset *cur = &p->seen[p->seen_prev ^ 1];
+  int32_t same = same_bytes(prev, prev->url_start, prev->url_end, p->slab, from, to) ?
+                 LHN_HC_URL_SAME : 0;
+  if (byteset_reserve(p, cur, (size_t)(to - from), 0) == 0) {
+    cur->url_start = byteset_add(cur, p->slab, from, to);
+    cur->url_end = cur->len;
+  } else {
+    cur->url_start = cur->url_end = 0;
+    cur->count = 0;
+  }
+  p->seen_prev ^= 1;
+  p->epoch++;
+  lhn_byteset *next = &p->seen[p->seen_prev ^ 1];
+  next->count = 0;
+  next->len = 0;
+  return same;
 }
 
 /* The built-in's Flush(): hands pending pairs and the URL to kOnHeaders. */
@@ -157,11 +283,12 @@ static int flush_headers(lhn_parser *p) {
   lhn_state *st = &p->st;
   int32_t *ev = event_push(p, LHN_EV_HEADERS);
   if (!ev) return out_of_memory(p);
-  trim_values(p, st->pair_base, st->num_values);
+  finish_pairs(p, st->pair_base, st->num_values);
   ev[2] = (int32_t)st->pair_base;
   ev[3] = (int32_t)st->num_values;
   ev[4] = (int32_t)st->url_start;
   ev[5] = (int32_t)st->url_end;
+  ev[6] = p->epoch;
   st->url_start = st->url_end = st->slab_len;
   st->have_flushed = 1;
   return 0;
@@ -184,6 +311,9 @@ static int on_message_begin(llhttp_t *h) {
   st->headers_completed = 0;
   st->chunk_ext_nread = 0;
   st->in_message = 1;
+  lhn_byteset *cur = &p->seen[p->seen_prev ^ 1];
+  cur->count = 0;
+  cur->len = 0;
   st->message_start_ns = lhn_now_ns();
   st->url_start = st->url_end = st->slab_len;
   st->status_start = st->status_end = st->slab_len;
@@ -269,7 +399,6 @@ static int on_headers_complete(llhttp_t *h) {
   lhn_parser *p = enter(h);
   lhn_state *st = &p->st;
   llhttp_t *ll = &st->llhttp;
-  st->headers_completed = 1;
   st->header_nread = 0;
 
   uint32_t flushed = st->have_flushed;
@@ -286,7 +415,7 @@ static int on_headers_complete(llhttp_t *h) {
     ev[2] = 0;
     ev[3] = -1;
   } else {
-    trim_values(p, st->pair_base, st->num_values);
+    finish_pairs(p, st->pair_base, st->num_values);
     ev[2] = (int32_t)st->pair_base;
     ev[3] = (int32_t)st->num_values;
   }
@@ -297,7 +426,9 @@ static int on_headers_complete(llhttp_t *h) {
     ev[4] = (int32_t)st->status_start;
     ev[5] = (int32_t)st->status_end;
   }
-  ev[6] = (ll->upgrade ? LHN_HC_UPGRADE : 0) |
+  ev[12] = p->epoch;
+  st->headers_completed = 1;
+  ev[6] = finish_message_reuse(p, ev[4], ev[5]) | (ll->upgrade ? LHN_HC_UPGRADE : 0) |
           (llhttp_should_keep_alive(ll) ? LHN_HC_KEEP_ALIVE : 0);
   ev[7] = ll->status_code;
   ev[8] = ll->method;
@@ -365,6 +496,7 @@ void lhn_parser_init(lhn_parser *p, lhn_grow_fn grow, void *grow_ctx) {
   memset(p, 0, sizeof(*p));
   p->grow = grow;
   p->grow_ctx = grow_ctx;
+  p->epoch = 1;
 }
 
 int lhn_parser_prepare(lhn_parser *p) {
@@ -463,7 +595,7 @@ static void compact(lhn_parser *p) {
   st->msg_pair_first = 0;
   for (uint32_t i = 0; i < st->pair_count; i++) {
     int32_t *pair = pair_at(p, i);
-    for (int k = 0; k < LHN_PAIR_SLOTS; k++) pair[k] -= (int32_t)shift;
+    for (int k = 0; k < 4; k++) pair[k] -= (int32_t)shift; /* offsets, not the tag */
   }
   st->msg_slab_start = 0;
   st->url_start -= shift;
@@ -512,6 +644,11 @@ void lhn_parser_pause(lhn_parser *p) { llhttp_pause(&p->st.llhttp); }
 void lhn_parser_resume(lhn_parser *p) { llhttp_resume(&p->st.llhttp); }
 
 void lhn_parser_destroy(lhn_parser *p) {
+  for (int i = 0; i < 2; i++) {
+    free(p->seen[i].bytes);
+    free(p->seen[i].spans);
+    memset(&p->seen[i], 0, sizeof(p->seen[i]));
+  }
   if (!p->grow) {
     free(p->slab);
     free(p->pairs);

@@ -47,15 +47,39 @@ enum lhn_event_kind {
  *                     [6] flags: LHN_HC_*  [7] status code
  *                     [8] method  [9] http major  [10] http minor
  *                     [11] the handler's answer, kept for rewinds
+ *                     [12] reuse epoch of the message (see below)
+ *   HEADERS:          [6] reuse epoch of the message
  *   BODY:             [2] input offset  [3] length
  */
-#define LHN_EVENT_SLOTS 12
+#define LHN_EVENT_SLOTS 16
 #define LHN_HC_UPGRADE 1
 #define LHN_HC_KEEP_ALIVE 2
+#define LHN_HC_URL_SAME 4 /* URL / status text repeats the previous message's */
 
-/* Each header pair is 4 int32 values: name start, name end, value start,
- * value end (trailing spaces and tabs trimmed), offsets into the slab. */
-#define LHN_PAIR_SLOTS 4
+/*
+ * Slab and pair table only grow during one execute (pipelined messages are
+ * appended), so every message of a buffer stays readable until the caller
+ * has replayed the buffer. At the next execute, a message still under way is
+ * moved to the front; otherwise the next message begin empties them.
+ *
+ * Each header pair is 5 int32 values: name start, name end, value start,
+ * value end (trailing spaces and tabs trimmed), offsets into the slab, and a
+ * reuse tag.
+ *
+ * Reuse: the core remembers the bytes of the last message's header pairs
+ * (the first LHN_REUSE_MAX_PAIRS) and URL. A header pair delivered at
+ * position k of its message gets tag (k << 3) | LHN_PAIR_RECORDED, plus
+ * LHN_PAIR_NAME_SAME / LHN_PAIR_VALUE_SAME when its name / value bytes equal
+ * those at position k of the message before. Messages are numbered by an
+ * epoch carried in their events; "the message before" of epoch E is the one
+ * of epoch E - 1. A caller that kept the strings it made for epoch E - 1 may
+ * reuse them instead of decoding the bytes again. Trailers get tag 0.
+ */
+#define LHN_PAIR_SLOTS 5
+#define LHN_PAIR_NAME_SAME 1
+#define LHN_PAIR_VALUE_SAME 2
+#define LHN_PAIR_RECORDED 4
+#define LHN_REUSE_MAX_PAIRS 128
 
 /* The built-in parser flushes headers to JavaScript when a message has this
  * many fields pending. */
@@ -88,6 +112,15 @@ typedef struct lhn_result {
 } lhn_result;
 
 typedef struct lhn_parser lhn_parser;
+
+/* The bytes of one message's header pairs and URL, for reuse tags. */
+typedef struct lhn_byteset {
+  uint8_t *bytes;
+  uint32_t len, cap;
+  uint32_t *spans;   /* per pair: name start, name end, value start, value end */
+  uint32_t count, span_cap;
+  uint32_t url_start, url_end;
+} lhn_byteset;
 
 /* Per-message and per-buffer state that rewind restores. Plain data. */
 typedef struct lhn_state {
@@ -137,6 +170,10 @@ struct lhn_parser {
 
   lhn_grow_fn grow;
   void *grow_ctx;
+
+  lhn_byteset seen[2];    /* previous message and the one being recorded */
+  uint32_t seen_prev;     /* index of the previous message's set */
+  int32_t epoch;          /* epoch of the message being recorded */
 
   uint64_t allocations;   /* buffer (re)allocations since creation */
   uint64_t slab_growths;
@@ -196,7 +233,8 @@ void lhn_parser_finish(lhn_parser *p, lhn_result *out);
 void lhn_parser_pause(lhn_parser *p);
 void lhn_parser_resume(lhn_parser *p);
 
-/* Free the buffers the core allocated itself (no-op with a grow hook). */
+/* Free the buffers the core allocated itself (those of the memory hook stay
+ * with the hook's owner). */
 void lhn_parser_destroy(lhn_parser *p);
 
 /* Names of llhttp methods in enum order: the 35 of HTTP_METHOD_MAP when

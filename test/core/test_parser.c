@@ -245,6 +245,47 @@ static void test_zero_alloc_when_warm(void) {
   free(p.slab);
   free(p.pairs);
   free(p.events);
+  lhn_parser_destroy(&p);
+}
+
+/* Reuse tags: pairs repeating the previous message's are marked. */
+static void test_reuse_tags(void) {
+  const char *a = "GET /same HTTP/1.1\r\nHost: h\r\nCookie: one\r\n\r\n";
+  const char *b = "GET /same HTTP/1.1\r\nHost: h\r\nCookie: two\r\n\r\n";
+  const char *c = "GET /other HTTP/1.1\r\nhost: h\r\n\r\n";
+  lhn_parser p;
+  lhn_result r;
+  new_parser(&p, HTTP_REQUEST, 16384, 0);
+  lhn_parser_execute(&p, a, strlen(a), &r);
+  int32_t *hc = event(&p, 1);
+  int32_t epoch_a = hc[12];
+  CHECK(pair(&p, hc[2])[4] == (0 << 3 | LHN_PAIR_RECORDED));
+  CHECK(pair(&p, hc[2] + 1)[4] == (1 << 3 | LHN_PAIR_RECORDED));
+  CHECK((hc[6] & LHN_HC_URL_SAME) == 0);
+  lhn_parser_execute(&p, b, strlen(b), &r);
+  hc = event(&p, 1);
+  CHECK(hc[12] == epoch_a + 1);
+  CHECK(pair(&p, hc[2])[4] == (LHN_PAIR_RECORDED | LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME));
+  CHECK(pair(&p, hc[2] + 1)[4] == (1 << 3 | LHN_PAIR_RECORDED | LHN_PAIR_NAME_SAME));
+  CHECK((hc[6] & LHN_HC_URL_SAME) != 0);
+  /* split across executes: same outcome */
+  lhn_parser_execute(&p, b, 20, &r);
+  lhn_parser_execute(&p, b + 20, strlen(b) - 20, &r);
+  hc = event(&p, 0);
+  CHECK(hc[0] == LHN_EV_HEADERS_COMPLETE);
+  CHECK(pair(&p, hc[2] + 1)[4] == (1 << 3 | LHN_PAIR_RECORDED | LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME));
+  lhn_parser_execute(&p, c, strlen(c), &r);
+  hc = event(&p, 1);
+  CHECK(pair(&p, hc[2])[4] == (LHN_PAIR_RECORDED | LHN_PAIR_VALUE_SAME)); /* "host" != "Host" */
+  CHECK((hc[6] & LHN_HC_URL_SAME) == 0);
+  /* trailers are never tagged */
+  const char *t = "POST /same HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nHost: h\r\n\r\n";
+  lhn_parser_execute(&p, t, strlen(t), &r);
+  CHECK(r.error == HPE_OK);
+  int32_t *tr = event(&p, 2);
+  CHECK(tr[0] == LHN_EV_HEADERS && tr[3] == 1);
+  CHECK(pair(&p, tr[2])[4] == 0);
+  lhn_parser_destroy(&p);
 }
 
 static void test_method_names(void) {
@@ -267,6 +308,7 @@ int main(void) {
   test_rewind_fail();
   test_upgrade();
   test_zero_alloc_when_warm();
+  test_reuse_tags();
   test_method_names();
   printf("core: %d passed, %d failed\n", checks - failures, failures);
   return failures ? 1 : 0;
