@@ -46,7 +46,7 @@ function warnFallback(err) {
   process.emitWarning(
     `llhttp-napi could not load its native addon (${reason}); ` +
     'node:http keeps using the built-in HTTP parser.',
-    { code: 'LLHTTP_NAPI_FALLBACK', detail: err && err.stack ? String(err.stack) : undefined });
+    { code: 'LLHTTP_NAPI_FALLBACK' });
 }
 
 function validateOptions(options) {
