@@ -48,7 +48,12 @@ async function compare({ file, runs = 6, overrides = {}, onProgress = () => {} }
     for (let k = 0; k < order.length; k++) {
       const parser = order[k];
       onProgress({ file, run, runs, parser, step: run * 2 + k, steps: runs * 2 });
-      for (const line of await runOnce(file, parser, overrides)) {
+      const lines = await runOnce(file, parser, overrides);
+      if (lines.length === 0) throw new Error(`${path.basename(file)} printed no result line`);
+      for (const line of lines) {
+        if (line.conf.parser !== parser) {
+          throw new Error(`${path.basename(file)} has no --parser option (it compares its own variants: run it directly)`);
+        }
         const key = configKey(line.conf);
         if (!rows.has(key)) {
           rows.set(key, { name: line.name, config: key, samples: { builtin: [], napi: [] } });

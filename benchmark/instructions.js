@@ -6,7 +6,10 @@
 // state per message (start-up, module loading and JIT warm-up cancel out).
 // Per function counts are grouped into where the time goes.
 //
-//   node benchmark/instructions.js [len=8] [--n1=10000] [--n2=30000] [--top=12] [--json=FILE]
+//   node benchmark/instructions.js [len=8] [frags=4] [--n1=10000] [--n2=30000] [--top=12] [--json=FILE]
+//
+// With frags=F it measures bench-parser-fragmented.js (and raw llhttp fed the
+// same F pieces) instead of bench-parser.js.
 //
 // Needs valgrind (apt-get install valgrind). Takes about half a minute.
 
@@ -92,21 +95,22 @@ function summarise(costs, top) {
   };
 }
 
-async function instructions({ len = 8, n1 = 10000, n2 = 30000, top = 12, onProgress = () => {} } = {}) {
+async function instructions({ len = 8, frags = 1, n1 = 10000, n2 = 30000, top = 12, onProgress = () => {} } = {}) {
   try {
     execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
   } catch {
     return { error: 'valgrind is not installed (apt-get install valgrind)' };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-cg-'));
-  const result = { len, n1, n2, parsers: {} };
+  const result = { len, frags, n1, n2, parsers: {} };
   try {
-    const bench = path.join(__dirname, 'bench-parser.js');
+    const bench = path.join(__dirname, frags > 1 ? 'bench-parser-fragmented.js' : 'bench-parser.js');
+    const extra = frags > 1 ? [`frags=${frags}`] : [];
     for (const parser of ['builtin', 'napi']) {
       onProgress(`callgrind ${parser} (n=${n1} and n=${n2})`);
       const files = [n1, n2].map((n) => path.join(dir, `${parser}.${n}.out`));
       await Promise.all([n1, n2].map((n, i) =>
-        run([process.execPath, bench, `--parser=${parser}`, `len=${len}`, `n=${n}`], files[i])));
+        run([process.execPath, bench, `--parser=${parser}`, `len=${len}`, ...extra, `n=${n}`], files[i])));
       result.parsers[parser] = summarise(perOp(selfCosts(files[0]), selfCosts(files[1]), n2 - n1), top);
     }
     onProgress('callgrind raw llhttp (C)');
@@ -115,7 +119,7 @@ async function instructions({ len = 8, n1 = 10000, n2 = 30000, top = 12, onProgr
     fs.writeFileSync(req, common.benchRequest(len));
     const rn1 = n1 * 2, rn2 = n2 * 2;
     const rawFiles = [rn1, rn2].map((n) => path.join(dir, `raw.${n}.out`));
-    await Promise.all([rn1, rn2].map((n, i) => run([binary, req, String(n), '1'], rawFiles[i])));
+    await Promise.all([rn1, rn2].map((n, i) => run([binary, req, String(n), '1', 'raw', String(frags)], rawFiles[i])));
     result.parsers.raw = summarise(perOp(selfCosts(rawFiles[0]), selfCosts(rawFiles[1]), rn2 - rn1), top);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -131,7 +135,9 @@ function describe(result) {
   const p = result.parsers;
   const lines = [];
   const n = (x) => common.formatRate(Math.round(x));
-  lines.push(`instructions per execute()+initialize(), bench-parser len=${result.len} (callgrind, ` +
+  const what = result.frags > 1 ? `bench-parser-fragmented len=${result.len} frags=${result.frags}` :
+    `bench-parser len=${result.len}`;
+  lines.push(`instructions per message (execute() calls + initialize()), ${what} (callgrind, ` +
              `difference of n=${result.n1} and n=${result.n2}):`);
   lines.push(`  builtin ${n(p.builtin.total)}   napi ${n(p.napi.total)}   raw llhttp C ${n(p.raw.total)}`);
   lines.push(`  builtin/napi ${result.builtinOverNapi.toFixed(2)}× (the speed-up if time followed instructions)   ` +
@@ -156,6 +162,7 @@ if (require.main === module) {
   const tty = process.stderr.isTTY;
   instructions({
     len: Number((overrides.len || [8])[0]),
+    frags: Number((overrides.frags || [1])[0]),
     n1: Number(options.n1 || 10000),
     n2: Number(options.n2 || 30000),
     top: Number(options.top || 12),

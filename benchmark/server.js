@@ -13,6 +13,7 @@
 //
 //   node benchmark/server.js [--rounds=8] [--duration=5] [--warmup=1]
 //        [--connections=50] [--loader=wrk|autocannon] [--count-duration=2] [--json=FILE]
+//        [--cpu-prof[=DIR]]   (writes a V8 CPU profile of each server child into DIR)
 //
 // Until install() exists, the napi rows are reported as unavailable.
 
@@ -51,14 +52,23 @@ function child({ parser, count }) {
   let requests = 0;
   let ticks = 0;
   let emits = 0;
+  // By tick callback name and by event name, to tell where two runs differ.
+  let tickNames = new Map();
+  let emitNames = new Map();
+  const tally = (map, key) => map.set(key, (map.get(key) || 0) + 1);
   if (count) {
     require('node:async_hooks').createHook({
-      init(id, type) { if (type === 'TickObject') ticks++; },
+      init(id, type, trigger, resource) {
+        if (type !== 'TickObject') return;
+        ticks++;
+        tally(tickNames, (resource && resource.callback && resource.callback.name) || '(anonymous)');
+      },
     }).enable();
     const EventEmitter = require('node:events');
     const emit = EventEmitter.prototype.emit;
     EventEmitter.prototype.emit = function countedEmit(...args) {
       emits++;
+      tally(emitNames, `${this.constructor && this.constructor.name}:${String(args[0])}`);
       return emit.apply(this, args);
     };
   }
@@ -83,10 +93,13 @@ function child({ parser, count }) {
       requests = 0;
       ticks = 0;
       emits = 0;
+      tickNames = new Map();
+      emitNames = new Map();
       send({ type: 'reset' });
     } else if (msg.type === 'report') {
       // Read the counters before sending: sending itself emits and ticks.
-      const report = { type: 'report', requests, ticks, emits, parser: parserSeen };
+      const report = { type: 'report', requests, ticks, emits, parser: parserSeen,
+        tickNames: Object.fromEntries(tickNames), emitNames: Object.fromEntries(emitNames) };
       send(report);
     } else if (msg.type === 'exit') {
       process.exit(0);
@@ -182,8 +195,8 @@ function load(loader, port, seconds, connections) {
   });
 }
 
-function startServer(parser, { count = false } = {}) {
-  const argv = pinned(0, [process.execPath, __filename, '--child', `--parser=${parser}`]);
+function startServer(parser, { count = false, nodeFlags = [] } = {}) {
+  const argv = pinned(0, [process.execPath, ...nodeFlags, __filename, '--child', `--parser=${parser}`]);
   if (count) argv.push('--count');
   const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiters = [];
@@ -214,9 +227,25 @@ function startServer(parser, { count = false } = {}) {
   };
 }
 
+function perRequest(counts, requests) {
+  const out = {};
+  for (const key of Object.keys(counts || {})) out[key] = requests ? counts[key] / requests : 0;
+  return out;
+}
+
+// Names whose per-request counts differ between the two parsers (by 0.05 or more).
+function differences(a, b) {
+  const out = [];
+  for (const key of new Set([...Object.keys(a || {}), ...Object.keys(b || {})])) {
+    const x = (a && a[key]) || 0, y = (b && b[key]) || 0;
+    if (Math.abs(x - y) >= 0.05) out.push({ key, builtin: x, napi: y });
+  }
+  return out.sort((p, q) => Math.abs(q.napi - q.builtin) - Math.abs(p.napi - p.builtin));
+}
+
 // One round: warm-up, reset, measured load; CPU µs per request.
-async function round(parser, { loader, warmup, duration, connections, count }) {
-  const server = startServer(parser, { count });
+async function round(parser, { loader, warmup, duration, connections, count, nodeFlags }) {
+  const server = startServer(parser, { count, nodeFlags });
   try {
     const hello = await server.listening;
     if (hello.type === 'unavailable') return { parser, unavailable: hello.reason };
@@ -240,6 +269,8 @@ async function round(parser, { loader, warmup, duration, connections, count }) {
       requestsPerSecond: requests / wall,
       ticksPerRequest: count && requests ? report.ticks / requests : null,
       emitsPerRequest: count && requests ? report.emits / requests : null,
+      tickNames: count ? perRequest(report.tickNames, requests) : null,
+      emitNames: count ? perRequest(report.emitNames, requests) : null,
       loaderRps: info.rps,
       loaderErrors: info.errors,
     };
@@ -249,7 +280,7 @@ async function round(parser, { loader, warmup, duration, connections, count }) {
 }
 
 async function e2e({ rounds = 8, duration = 5, warmup = 1, connections = 50, loader: wanted,
-  countDuration = 2, onProgress = () => {} } = {}) {
+  countDuration = 2, nodeFlags = [], onProgress = () => {} } = {}) {
   const loader = loaderChoice(wanted);
   const result = {
     loader,
@@ -264,7 +295,7 @@ async function e2e({ rounds = 8, duration = 5, warmup = 1, connections = 50, loa
     const parser = i % 2 === 0 ? 'builtin' : 'napi';
     if (parser === 'napi' && result.unavailable) continue;
     onProgress({ step: i, steps, what: `round ${i + 1}/${rounds} ${parser}` });
-    const r = await round(parser, { loader, warmup, duration, connections, count: false });
+    const r = await round(parser, { loader, warmup, duration, connections, count: false, nodeFlags });
     if (r.unavailable) result.unavailable = r.unavailable;
     else result.rounds.push(r);
   }
@@ -312,6 +343,16 @@ function describe(result) {
       lines.push(`napi    per request: unavailable: ${result.unavailable}`);
     }
   }
+  const b = result.counts.builtin, n = result.counts.napi;
+  if (b && n) {
+    for (const [what, key] of [['nextTicks by callback', 'tickNames'], ['emits by emitter:event', 'emitNames']]) {
+      const diff = differences(b[key], n[key]);
+      if (diff.length) {
+        lines.push(`  ${what} where the parsers differ (per request, builtin → napi): ` +
+                   diff.map((d) => `${d.key} ${fmt(d.builtin, 2)} → ${fmt(d.napi, 2)}`).join(', '));
+      }
+    }
+  }
   return lines.join('\n');
 }
 
@@ -330,6 +371,8 @@ if (require.main === module) {
       connections: Number(options.connections || 50),
       countDuration: Number(options['count-duration'] || 2),
       loader: options.loader,
+      nodeFlags: options['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir=' +
+        path.resolve(options['cpu-prof'] === true ? path.join(__dirname, 'results', 'prof') : options['cpu-prof'])] : [],
       onProgress: ({ step, steps, what }) => {
         const text = `server.js: ${what} (${step + 1}/${steps})`;
         process.stderr.write(tty ? `\r\x1b[K${text}` : text + '\n');

@@ -6,8 +6,11 @@
  * any llhttp-based parser; benchmark/raw-llhttp.js builds and runs it on the
  * bytes of bench-parser.js.
  *
- *   raw-llhttp REQUEST_FILE [n] [repeats] [label]
+ *   raw-llhttp REQUEST_FILE [n] [repeats] [label] [frags]
  *
+ * With frags > 1 the request is split into that many pieces of (nearly)
+ * equal size, as bench-parser-fragmented.js does, each given to its own
+ * llhttp_execute().
  * Prints one line per repeat in Node's benchmark format (ops/s).
  */
 #define _POSIX_C_SOURCE 199309L
@@ -48,12 +51,14 @@ static void print_rate(const char *label, long n, double rate) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s REQUEST_FILE [n] [repeats] [label]\n", argv[0]);
+    fprintf(stderr, "usage: %s REQUEST_FILE [n] [repeats] [label] [frags]\n", argv[0]);
     return 2;
   }
   long n = argc > 2 ? atol(argv[2]) : 2000000;
   int repeats = argc > 3 ? atoi(argv[3]) : 5;
   const char *label = argc > 4 ? argv[4] : "";
+  long frags = argc > 5 ? atol(argv[5]) : 1;
+  if (frags < 1) frags = 1;
 
   FILE *f = fopen(argv[1], "rb");
   if (!f) { perror(argv[1]); return 1; }
@@ -85,12 +90,23 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  /* Fragment boundaries: pieces of ceil(len / frags) bytes. */
+  size_t size = (len + (size_t)frags - 1) / (size_t)frags;
+  if (size == 0) size = 1;
+
   volatile unsigned sink = 0;
   for (int r = 0; r < repeats; r++) {
     double t0 = now_s();
     for (long i = 0; i < n; i++) {
       llhttp_init(&parser, HTTP_REQUEST, &settings);
-      sink += (unsigned)llhttp_execute(&parser, buf, len);
+      if (frags == 1) {
+        sink += (unsigned)llhttp_execute(&parser, buf, len);
+      } else {
+        for (size_t at = 0; at < len; at += size) {
+          size_t piece = len - at < size ? len - at : size;
+          sink += (unsigned)llhttp_execute(&parser, buf + at, piece);
+        }
+      }
     }
     double t1 = now_s();
     print_rate(label, n, (double)n / (t1 - t0));
