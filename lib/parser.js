@@ -52,7 +52,9 @@ const S_NREAD = 5;
 const S_ERROR = 6;
 const S_GENERATION = 7;
 const S_HEADERS_DONE = 8;
-const S_SLOTS = 10;
+const S_PAIR_SHIFT = 9;
+const S_SLAB_SHIFT = 10;
+const S_SLOTS = 12;
 const R_RESET = 1;
 const R_PAUSE = 2;
 const R_RESUME = 4;
@@ -117,6 +119,18 @@ class HTTPParser {
     this._unrecorded = 0;
     this._prevText = '';
     this._prevTextEpoch = 0;
+    // The current message's header and trailer pairs in the pair table, for
+    // getAllHeaders(), getHeader() and getAllTrailers(). A count of -1 means
+    // no headers are available (before headers complete, after a new message
+    // began).
+    this._hdrFirst = 0;
+    this._hdrCount = -1;
+    this._trlFirst = 0;
+    this._trlCount = -1;
+    this._flushUrlStart = 0;
+    this._flushUrlEnd = 0;
+    // Lazy mode: kOnHeadersComplete gets no header array (see README).
+    this.lazyHeaders = false;
     this._connections = null;
     // The properties Node's lib puts on a parser, present from the start so
     // that every parser has the same shape.
@@ -141,7 +155,7 @@ class HTTPParser {
     this._generation = this._state[S_GENERATION];
   }
 
-  initialize(type, resource, maxHeaderSize, lenientFlags, connectionsList) {
+  initialize(type, resource, maxHeaderSize, lenientFlags, connectionsList, options) {
     if (this._closed) return;
     if (type !== REQUEST && type !== RESPONSE) {
       throw new TypeError('The "type" argument must be HTTPParser.REQUEST or HTTPParser.RESPONSE');
@@ -159,6 +173,12 @@ class HTTPParser {
     this._type = type;
     this._heldCount = 0;
     this._alwaysFlush = false;
+    this._hdrCount = -1;
+    this._trlCount = -1;
+    if (options !== undefined && options !== null) {
+      if (typeof options !== 'object') throw new TypeError('The "options" argument must be an object');
+      if (options.lazyHeaders !== undefined) this.lazyHeaders = options.lazyHeaders === true;
+    }
     if (!this._destroyed && this._asyncResource !== null) this._asyncResource.emitDestroy();
     this._asyncResource = new AsyncResource(ASYNC_TYPES[type], { requireManualDestroy: true });
     this._destroyed = false;
@@ -169,7 +189,9 @@ class HTTPParser {
     if (this._closed) return undefined;
     const bytes = toBytes(data);
     this._native.execute(bytes);
-    if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
+    const state = this._state;
+    if (state[S_GENERATION] !== this._generation) this._refreshViews();
+    if (state[S_PAIR_SHIFT] !== 0 || state[S_SLAB_SHIFT] !== 0) this._shift();
     if (this._state[S_EVENTS] === 0) return this._result();
     this._input = bytes;
     try {
@@ -178,6 +200,19 @@ class HTTPParser {
     } finally {
       this._input = null;
     }
+  }
+
+  // The core moved the message under way to the front of the slab and the
+  // pair table: move what lib/ remembers of it along.
+  _shift() {
+    const state = this._state;
+    this._hdrFirst -= state[S_PAIR_SHIFT];
+    this._trlFirst -= state[S_PAIR_SHIFT];
+    this._heldFirst -= state[S_PAIR_SHIFT];
+    this._flushUrlStart -= state[S_SLAB_SHIFT];
+    this._flushUrlEnd -= state[S_SLAB_SHIFT];
+    this._heldUrlStart -= state[S_SLAB_SHIFT];
+    this._heldUrlEnd -= state[S_SLAB_SHIFT];
   }
 
   // The AsyncResource to run handlers in, or null before initialize().
@@ -257,11 +292,23 @@ class HTTPParser {
     switch (kind) {
       case EV_MESSAGE_BEGIN: {
         this._replayHeadersDone = false;
+        this._hdrCount = -1;
+        this._trlCount = -1;
         const cb = this[kOnMessageBegin];
         if (typeof cb === 'function') cb.call(this);
         return 0;
       }
       case EV_HEADERS: {
+        this._notePairs(events[at + 2], events[at + 3], events[at + 4], events[at + 5]);
+        if (this.lazyHeaders) {
+          // Header flushes are not delivered; trailers are, without an array.
+          if (this._replayHeadersDone) {
+            const cb = this[kOnHeaders];
+            if (typeof cb === 'function') cb.call(this, undefined, this._string(events[at + 4], events[at + 5]));
+          }
+          this._unrecorded = events[at + 6];
+          return 0;
+        }
         if (events[at + EVENT_SLOTS] === EV_HEADERS_COMPLETE &&
             events[at + EVENT_SLOTS + 1] === events[at + 1] &&
             typeof this[kOnHeadersComplete] !== 'function') {
@@ -306,10 +353,13 @@ class HTTPParser {
   }
 
   _headersComplete(events, at) {
-    this._replayHeadersDone = true;
     const cb = this[kOnHeadersComplete];
     const epoch = events[at + 12];
     let flushed = events[at + 3] === -1;
+    if (!flushed) this._notePairs(events[at + 2], events[at + 3], 0, 0);
+    else if (this._hdrCount < 0) this._hdrCount = 0;
+    this._replayHeadersDone = true;
+    if (this.lazyHeaders && typeof cb === 'function') return this._lazyHeadersComplete(cb, events, at, flushed);
     if (typeof cb !== 'function') {
       // The built-in returns before handing the headers over: they stay
       // pending and leave with the trailers at message complete.
@@ -352,6 +402,104 @@ class HTTPParser {
                         (flags & HC_KEEP_ALIVE) !== 0);
     // The built-in converts with IntegerValue() and keeps 32 bits.
     return (+ret) | 0;
+  }
+
+  // Lazy mode: the same call without a header array; the URL is there even
+  // when an early flush took it.
+  _lazyHeadersComplete(cb, events, at, flushed) {
+    const flags = events[at + 6];
+    this._unrecorded = events[at + 12];
+    let url;
+    let method;
+    let statusCode;
+    let statusMessage;
+    if (this._type === REQUEST) {
+      url = flushed ? this._string(this._flushUrlStart, this._flushUrlEnd) :
+        this._string(events[at + 4], events[at + 5]);
+      method = events[at + 8];
+    } else {
+      statusCode = events[at + 7];
+      statusMessage = this._string(events[at + 4], events[at + 5]);
+    }
+    const ret = cb.call(this, events[at + 9], events[at + 10], undefined, method, url,
+                        statusCode, statusMessage, (flags & HC_UPGRADE) !== 0,
+                        (flags & HC_KEEP_ALIVE) !== 0);
+    return (+ret) | 0;
+  }
+
+  // Notes where the current message's header pairs (before headers
+  // complete) or trailer pairs (after) are; they are contiguous.
+  _notePairs(first, count, urlStart, urlEnd) {
+    if (this._replayHeadersDone) {
+      if (this._trlCount < 0) {
+        this._trlFirst = first;
+        this._trlCount = count;
+      } else {
+        this._trlCount += count;
+      }
+    } else if (this._hdrCount < 0) {
+      this._hdrFirst = first;
+      this._hdrCount = count;
+      this._flushUrlStart = urlStart;
+      this._flushUrlEnd = urlEnd;
+    } else {
+      this._hdrCount += count;
+    }
+  }
+
+  // ---- header access without materialising everything (see README) ----
+
+  // All headers of the current message as [name, value, ...], or [] outside
+  // the window from headers complete to the next message's begin.
+  getAllHeaders() {
+    if (!this._replayHeadersDone || this._hdrCount <= 0) return [];
+    return this._plainArray(this._hdrFirst, this._hdrCount);
+  }
+
+  // The trailers of the current message, with the same rules.
+  getAllTrailers() {
+    if (this._trlCount <= 0) return [];
+    return this._plainArray(this._trlFirst, this._trlCount);
+  }
+
+  // The first value whose name matches `name` (ASCII case-insensitive), or
+  // undefined. Makes no string but the value.
+  getHeader(name) {
+    if (typeof name !== 'string') throw new TypeError('The "name" argument must be a string');
+    if (!this._replayHeadersDone || this._hdrCount <= 0) return undefined;
+    const pairs = this._pairs;
+    const slab = this._slab;
+    const length = name.length;
+    const end = (this._hdrFirst + this._hdrCount) * PAIR_SLOTS;
+    for (let p = this._hdrFirst * PAIR_SLOTS; p < end; p += PAIR_SLOTS) {
+      const start = pairs[p];
+      if (pairs[p + 1] - start !== length) continue;
+      let j = 0;
+      for (; j < length; j++) {
+        let a = slab[start + j];
+        let b = name.charCodeAt(j);
+        if (a === b) continue;
+        if (a >= 0x41 && a <= 0x5a) a += 0x20;
+        if (b >= 0x41 && b <= 0x5a) b += 0x20;
+        if (a !== b) break;
+      }
+      if (j === length) return this._string(pairs[p + 2], pairs[p + 3]);
+    }
+    return undefined;
+  }
+
+  // [name, value, ...] of pairs [first, first + count), straight from the
+  // slab.
+  _plainArray(first, count) {
+    const out = new Array(count * 2);
+    const pairs = this._pairs;
+    const lo = pairs[first * PAIR_SLOTS];
+    const block = this._block(first, count);
+    for (let i = 0, p = first * PAIR_SLOTS; i < count; i++, p += PAIR_SLOTS) {
+      out[2 * i] = block.slice(pairs[p] - lo, pairs[p + 1] - lo);
+      out[2 * i + 1] = block.slice(pairs[p + 2] - lo, pairs[p + 3] - lo);
+    }
+    return out;
   }
 
   // The URL or status text of a message, reusing the previous message's

@@ -26,7 +26,9 @@ enum StateSlot {
   S_ERROR = 6,        // native -> JS: llhttp error number, 0 when none
   S_GENERATION = 7,   // native -> JS: bumped when a buffer is replaced
   S_HEADERS_DONE = 8, // native -> JS: headers of the current message complete
-  S_SLOTS = 10        // then one float64: message start in ms, 0 when idle
+  S_PAIR_SHIFT = 9,   // native -> JS: pair indices moved down by the last execute
+  S_SLAB_SHIFT = 10,  // native -> JS: slab offsets moved down by the last execute
+  S_SLOTS = 12        // then one float64: message start in ms, 0 when idle
 };
 enum Request { R_RESET = 1, R_PAUSE = 2, R_RESUME = 4 };
 constexpr size_t kStateBytes = S_SLOTS * sizeof(int32_t) + sizeof(double);
@@ -101,6 +103,8 @@ class Parser : public Napi::ObjectWrap<Parser> {
     state_[S_NREAD] = static_cast<int32_t>(result.bytes_parsed);
     state_[S_ERROR] = result.error;
     state_[S_HEADERS_DONE] = core_.st.headers_completed;
+    state_[S_PAIR_SHIFT] = static_cast<int32_t>(core_.compacted_pairs);
+    state_[S_SLAB_SHIFT] = static_cast<int32_t>(core_.compacted_bytes);
     double* start = reinterpret_cast<double*>(state_ + S_SLOTS);
     *start = core_.st.message_start_ns ? static_cast<double>(core_.st.message_start_ns) / 1e6 : 0;
     last_ = result;

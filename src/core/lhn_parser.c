@@ -579,6 +579,8 @@ static void run(lhn_parser *p, const char *data, size_t len, lhn_result *out) {
  * arranges for the next message to start from empty ones. */
 static void compact(lhn_parser *p) {
   lhn_state *st = &p->st;
+  p->compacted_pairs = 0;
+  p->compacted_bytes = 0;
   if (!st->in_message) {
     st->reset_on_begin = 1;
     return;
@@ -593,6 +595,8 @@ static void compact(lhn_parser *p) {
   st->pair_count -= first;
   st->pair_base -= first;
   st->msg_pair_first = 0;
+  p->compacted_pairs = first;
+  p->compacted_bytes = shift;
   for (uint32_t i = 0; i < st->pair_count; i++) {
     int32_t *pair = pair_at(p, i);
     for (int k = 0; k < 4; k++) pair[k] -= (int32_t)shift; /* offsets, not the tag */

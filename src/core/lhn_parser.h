@@ -160,6 +160,9 @@ struct lhn_parser {
   uint32_t event_count;
   uint32_t event_cap;     /* in events */
   uint32_t max_header_size;
+  uint32_t compacted_pairs; /* pairs the last execute moved out of the way:
+                               earlier pair indices shift down by this */
+  uint32_t compacted_bytes; /* the same for slab offsets */
   int oom;
 
   /* rewind control, for the current buffer */
