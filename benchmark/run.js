@@ -88,7 +88,7 @@ function headersRuns(runs) {
     for (const text of child.stdout.split('\n')) {
       const line = common.parseLine(text);
       if (line) {
-        const v = line.conf.variant;
+        const v = `${line.conf.variant}${line.conf.vary === '1' ? ' (vary=1)' : ''}`;
         if (!samples.has(v)) samples.set(v, []);
         samples.get(v).push(line.rate);
       } else if (text.startsWith('#')) {
@@ -97,8 +97,10 @@ function headersRuns(runs) {
     }
   }
   const variants = [...samples].map(([variant, rates]) => ({ variant, rates, median: stats.median(rates) }));
-  const builtin = variants.find((v) => v.variant === 'builtin');
-  for (const v of variants) v.ratio = builtin ? v.median / builtin.median : NaN;
+  for (const v of variants) {
+    const base = variants.find((b) => b.variant === (v.variant.endsWith('(vary=1)') ? 'builtin (vary=1)' : 'builtin'));
+    v.ratio = base ? v.median / base.median : NaN;
+  }
   return { runs, variants, notes: [...notes] };
 }
 
@@ -303,6 +305,10 @@ function markdown(result, rows) {
   }
   if (result.headers && !result.headers.error) {
     lines.push('## Headers (`benchmark/headers.js`, 9 headers, every name and value read)');
+    lines.push('');
+    lines.push('vary=1: the messages cycle through 16 requests whose URL, cookie and user agent differ (same lengths);');
+    lines.push('otherwise every message is the same bytes, as in Node\'s benchmarks. Ratios are to the built-in with the');
+    lines.push('same messages. One process per variant, not interleaved: noisier than the tables above.');
     lines.push('');
     lines.push('| variant | ops/s (median of ' + result.headers.runs + ') | / builtin |');
     lines.push('|---|--:|--:|');
