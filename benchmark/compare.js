@@ -6,7 +6,7 @@
 // the means, as Node's compare.R) and significance stars
 // (* p < 0.05, ** p < 0.01, *** p < 0.001).
 //
-//   node benchmark/compare.js [--runs=6] [--json=out.json] benchmark/bench-parser.js [len=8] [n=...]
+//   node benchmark/compare.js [--runs=6] [--clock=wall|cpu] [--json=out.json] benchmark/bench-parser.js [len=8] [n=...]
 
 const path = require('node:path');
 const fs = require('node:fs');
@@ -14,9 +14,10 @@ const { spawn } = require('node:child_process');
 const common = require('./common');
 const stats = require('./stats');
 
-function runOnce(file, parser, overrides) {
+function runOnce(file, parser, overrides, clock) {
   return new Promise((resolve, reject) => {
     const args = [file, `--parser=${parser}`];
+    if (clock) args.push(`--clock=${clock}`);
     for (const key of Object.keys(overrides)) args.push(`${key}=${[].concat(overrides[key]).join(',')}`);
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -40,7 +41,7 @@ function configKey(conf) {
 
 // Returns [{ name, config, samples: { builtin: [], napi: [] }, stats }] in
 // the order the benchmark prints its configurations.
-async function compare({ file, runs = 6, overrides = {}, onProgress = () => {} }) {
+async function compare({ file, runs = 6, overrides = {}, clock, onProgress = () => {} }) {
   file = path.resolve(file);
   const rows = new Map();
   for (let run = 0; run < runs; run++) {
@@ -48,7 +49,7 @@ async function compare({ file, runs = 6, overrides = {}, onProgress = () => {} }
     for (let k = 0; k < order.length; k++) {
       const parser = order[k];
       onProgress({ file, run, runs, parser, step: run * 2 + k, steps: runs * 2 });
-      const lines = await runOnce(file, parser, overrides);
+      const lines = await runOnce(file, parser, overrides, clock);
       if (lines.length === 0) throw new Error(`${path.basename(file)} printed no result line`);
       for (const line of lines) {
         if (line.conf.parser !== parser) {
@@ -107,6 +108,7 @@ if (require.main === module) {
     file: rest[0],
     runs,
     overrides,
+    clock: options.clock,
     onProgress: ({ run, parser, step, steps }) => {
       const text = `compare ${path.basename(rest[0])}: run ${run + 1}/${runs} ${parser} (${step + 1}/${steps})`;
       process.stderr.write(tty ? `\r\x1b[K${text}` : text + '\n');
