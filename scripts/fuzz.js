@@ -11,6 +11,8 @@
 //   node scripts/fuzz.js --rev REV     fuzz the core of a git revision (e.g. HEAD)
 //                                      instead of the working tree's src/core
 //   extra libFuzzer flags may follow `--`, e.g. `-- -seed=1`
+//   FUZZ_CFLAGS: extra compiler flags (e.g. -fno-sanitize=pointer-overflow to
+//   look past a known finding); FUZZ_MAX_LEN: -max_len (default 4096)
 //
 // The seeds are in test/fuzz/corpus (node test/fuzz/make-corpus.js rewrites
 // them); new inputs go to test/fuzz/build/corpus, crashes to
@@ -133,7 +135,8 @@ function build(rev) {
   const core = coreDir(rev);
   const args = ['-g', '-O1', '-std=c11', '-Wall', '-Wextra', '-Werror',
     '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=all',
-    '-fno-omit-frame-pointer', '-I', core, '-I', found.include,
+    '-fno-omit-frame-pointer', ...(process.env.FUZZ_CFLAGS || '').split(/\s+/).filter(Boolean),
+    '-I', core, '-I', found.include,
     path.join(core, 'lhn_parser.c'),
     path.join(FUZZ, 'fuzz_parser.c'),
     found.lib, '-o', EXE];
@@ -204,6 +207,10 @@ function fuzz(opts) {
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   const corpus = filesIn(WORK).length;
   console.log(`fuzz: ${execs} executions in ${seconds} s, corpus ${corpus} inputs, exit ${r.status}`);
+  if (r.status === 72 && filesIn(ARTIFACTS).length === 0) {
+    console.log('fuzz: interrupted');
+    return;
+  }
   if (r.status !== 0) {
     const crashes = filesIn(ARTIFACTS);
     console.error(`fuzz: FAILED; artifacts in ${path.relative(ROOT, ARTIFACTS)}: ${crashes.map((f) => path.basename(f)).join(' ')}`);

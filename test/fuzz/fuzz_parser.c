@@ -51,6 +51,15 @@
 
 #define HEADER_BYTES 11
 
+/* Cores with header reuse (see the reuse tags section). */
+#ifdef LHN_HC_URL_SAME
+#define HAVE_REUSE 1
+#define HC_URL_SAME LHN_HC_URL_SAME
+#else
+#define HAVE_REUSE 0
+#define HC_URL_SAME 0
+#endif
+
 /* ---- coverage feedback on llhttp's own state -------------------------------
  * The static llhttp is not instrumented. Feed libFuzzer the (state, error,
  * flags) llhttp is left in after each execute through its extra counters. */
@@ -266,7 +275,7 @@ static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
         if (ev[3] != -1) check_pairs(p, ev[2], ev[3]);
         ASSERT(ev[3] < LHN_MAX_PENDING_FIELDS);
         check_range(p, ev[4], ev[5]);
-        ASSERT((ev[6] & ~(LHN_HC_UPGRADE | LHN_HC_KEEP_ALIVE)) == 0);
+        ASSERT((ev[6] & ~(LHN_HC_UPGRADE | LHN_HC_KEEP_ALIVE | HC_URL_SAME)) == 0);
         ASSERT(ev[7] >= 0 && ev[7] <= 999);
         ASSERT(ev[8] >= 0 && ev[8] <= 46);
         ASSERT(ev[9] >= 0 && ev[9] <= 9 && ev[10] >= 0 && ev[10] <= 9);
@@ -280,6 +289,131 @@ static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
         ASSERT(!"event kind");
     }
   }
+}
+
+/* ---- reuse tags -------------------------------------------------------------
+ * Cores with header reuse tag each pair with its position k in its message
+ * and whether its name / value bytes equal those of pair k of the message
+ * before (by epoch), and flag a URL / status text that repeats. The model
+ * records what was delivered per epoch and checks every claim of sameness
+ * against it (a wrong claim would hand JavaScript the previous message's
+ * string). */
+
+#define MODEL_PAIRS 160
+typedef struct {
+  int32_t epoch;       /* 0: none */
+  uint32_t count;      /* pairs delivered so far */
+  buf_t bytes;
+  uint32_t spans[MODEL_PAIRS][4];
+  int has_url;
+  uint32_t url[2];
+} model_msg_t;
+
+typedef struct {
+  model_msg_t m[2]; /* by epoch & 1 */
+  int after_hc;     /* headers of the current message complete: flushes are trailers */
+} model_t;
+
+static model_msg_t *model_msg(model_t *mo, int32_t epoch) {
+  model_msg_t *m = &mo->m[epoch & 1];
+  if (m->epoch != epoch) {
+    m->epoch = epoch;
+    m->count = 0;
+    m->bytes.n = 0;
+    m->has_url = 0;
+  }
+  return m;
+}
+
+static const model_msg_t *model_prev(model_t *mo, int32_t epoch) {
+  const model_msg_t *m = &mo->m[(epoch - 1) & 1];
+  return m->epoch == epoch - 1 && epoch > 0 ? m : NULL;
+}
+
+static int model_same(const model_msg_t *m, uint32_t start, uint32_t end, const lhn_parser *p,
+                      int32_t from, int32_t to) {
+  return end - start == (uint32_t)(to - from) &&
+         memcmp(m->bytes.d + start, p->slab + from, (size_t)(to - from)) == 0;
+}
+
+/* Checks the tags of pairs [first, first + count) of a delivered event of
+ * the given epoch, then records them. trailers: after headers complete. */
+static void model_pairs(model_t *mo, const lhn_parser *p, int32_t first, int32_t count,
+                        int32_t epoch, int trailers) {
+#if HAVE_REUSE
+  model_msg_t *m = model_msg(mo, epoch);
+  const model_msg_t *prev = model_prev(mo, epoch);
+  for (int32_t i = first; i < first + count; i++) {
+    const int32_t *pr = p->pairs + (size_t)i * LHN_PAIR_SLOTS;
+    int32_t tag = pr[4];
+    if (trailers) {
+      ASSERT(tag == 0);
+      continue;
+    }
+    uint32_t k = m->count++;
+    if (tag == 0) continue; /* not recorded (past LHN_REUSE_MAX_PAIRS, or no room) */
+    ASSERT((tag & LHN_PAIR_RECORDED) != 0);
+    ASSERT((uint32_t)(tag >> 3) == k);
+    ASSERT(k < LHN_REUSE_MAX_PAIRS);
+    if (tag & (LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME)) {
+      if (prev && k < prev->count && k < MODEL_PAIRS) {
+        const uint32_t *sp = prev->spans[k];
+        if (tag & LHN_PAIR_NAME_SAME) ASSERT(model_same(prev, sp[0], sp[1], p, pr[0], pr[1]));
+        if (tag & LHN_PAIR_VALUE_SAME) ASSERT(model_same(prev, sp[2], sp[3], p, pr[2], pr[3]));
+      }
+    }
+    if (k < MODEL_PAIRS) {
+      uint32_t base = (uint32_t)m->bytes.n;
+      buf_put(&m->bytes, p->slab + pr[0], (size_t)(pr[1] - pr[0]));
+      buf_put(&m->bytes, p->slab + pr[2], (size_t)(pr[3] - pr[2]));
+      m->spans[k][0] = base;
+      m->spans[k][1] = base + (uint32_t)(pr[1] - pr[0]);
+      m->spans[k][2] = m->spans[k][1];
+      m->spans[k][3] = m->spans[k][2] + (uint32_t)(pr[3] - pr[2]);
+    }
+  }
+#else
+  (void)mo; (void)p; (void)first; (void)count; (void)epoch; (void)trailers;
+#endif
+}
+
+static void model_event(model_t *mo, const lhn_parser *p, const int32_t *ev) {
+#if HAVE_REUSE
+  if (ev[0] == LHN_EV_MESSAGE_BEGIN) {
+    mo->after_hc = 0;
+  } else if (ev[0] == LHN_EV_HEADERS) {
+    /* a flush before headers complete, or trailers */
+    if (mo->after_hc) model_pairs(mo, p, ev[2], ev[3], ev[6], 1);
+    else model_pairs(mo, p, ev[2], ev[3], ev[6], 0);
+  } else if (ev[0] == LHN_EV_HEADERS_COMPLETE) {
+    mo->after_hc = 1;
+    int32_t epoch = ev[12];
+    if (ev[3] != -1) model_pairs(mo, p, ev[2], ev[3], epoch, 0);
+    model_msg_t *m = model_msg(mo, epoch);
+    const model_msg_t *prev = model_prev(mo, epoch);
+    if ((ev[6] & HC_URL_SAME) && prev && prev->has_url) {
+      ASSERT(model_same(prev, prev->url[0], prev->url[1], p, ev[4], ev[5]));
+    }
+    uint32_t base = (uint32_t)m->bytes.n;
+    buf_put(&m->bytes, p->slab + ev[4], (size_t)(ev[5] - ev[4]));
+    m->url[0] = base;
+    m->url[1] = base + (uint32_t)(ev[5] - ev[4]);
+    m->has_url = 1;
+  }
+#else
+  (void)mo; (void)p; (void)ev;
+#endif
+}
+
+static void model_free(model_t *mo) {
+  buf_free(&mo->m[0].bytes);
+  buf_free(&mo->m[1].bytes);
+}
+
+/* After lhn_parser_reset(): epochs start over. */
+static void model_reset(model_t *mo) {
+  model_free(mo);
+  memset(mo, 0, sizeof *mo);
 }
 
 /* ---- logical log --------------------------------------------------------------
@@ -331,7 +465,11 @@ static void describe_event(buf_t *b, const lhn_parser *p, uint32_t i, const char
       if (ev[3] == -1) buf_u32(b, UINT32_MAX);
       else put_pairs(b, p, ev[2], ev[3]);
       put_str(b, p, ev[4], ev[5]);
-      buf_put(b, ev + 6, 5 * sizeof(int32_t));
+      {
+        /* URL_SAME is a reuse hint, not what the handler sees */
+        int32_t slots[5] = {ev[6] & ~HC_URL_SAME, ev[7], ev[8], ev[9], ev[10]};
+        buf_put(b, slots, sizeof slots);
+      }
       break;
     case LHN_EV_BODY:
       buf_u32(b, (uint32_t)ev[3]);
@@ -392,6 +530,7 @@ typedef struct {
   int threw;
   int compare;           /* the log is fragmentation independent */
   int dead;              /* lhn_parser_prepare() failed */
+  model_t model;         /* reuse tags */
 } run_t;
 
 static void run_init(run_t *r, const cfg_t *c, int use_hook) {
@@ -420,6 +559,7 @@ static void run_destroy(run_t *r, int use_hook) {
     free(r->p.events);
   }
   lhn_parser_destroy(&r->p);
+  model_free(&r->model);
   buf_free(&r->log.out);
   buf_free(&r->log.body);
 }
@@ -491,6 +631,7 @@ static void run_execute(run_t *r, const char *data, size_t len, uint32_t *rng) {
     }
     r->nonbody_seen++;
     log_event(&r->log, p, i, data);
+    model_event(&r->model, p, ev);
     if (c->fail_at && r->nonbody_seen == c->fail_at &&
         (kind != LHN_EV_HEADERS || c->fail_headers)) {
       rewind_checked(r, data, len, i, LHN_REWIND_FAIL, 0,
@@ -565,6 +706,7 @@ static void run_finish(run_t *r) {
   for (uint32_t i = 0; i < p->event_count; i++) {
     ASSERT(ev_at(p, i)[0] != LHN_EV_HEADERS_COMPLETE && ev_at(p, i)[0] != LHN_EV_MESSAGE_BEGIN);
     log_event(&r->log, p, i, NULL);
+    model_event(&r->model, p, ev_at(p, i));
   }
   if (r->hook.failed) r->compare = 0;
   if (res.error != HPE_OK) log_error(&r->log, 'F', &res, 0);
@@ -621,6 +763,7 @@ static void run_stream(run_t *r, const char *data, size_t len, int fragmented) {
       if ((x & 31) == 0) {
         lhn_parser_reset(&r->p, (x >> 5) & 1 ? HTTP_RESPONSE : HTTP_REQUEST,
                          max_header_size((uint8_t)(x >> 8), len), (x >> 16) & 1023);
+        model_reset(&r->model);
         r->stopped = 0;
       } else if ((x & 31) == 1) {
         run_finish(r);
