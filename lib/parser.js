@@ -88,6 +88,7 @@ function parseError(bytesParsed, code, reason) {
 class HTTPParser {
   constructor() {
     this._native = new NativeParser();
+    this._exec = this._native.executor();
     this._generation = -1;
     this._slab = EMPTY;
     this._pairs = null;
@@ -188,7 +189,7 @@ class HTTPParser {
   execute(data) {
     if (this._closed) return undefined;
     const bytes = toBytes(data);
-    this._native.execute(bytes);
+    this._exec(bytes);
     const state = this._state;
     if (state[S_GENERATION] !== this._generation) this._refreshViews();
     if (state[S_PAIR_SHIFT] !== 0 || state[S_SLAB_SHIFT] !== 0) this._shift();

@@ -45,6 +45,7 @@ class Parser : public Napi::ObjectWrap<Parser> {
                         InstanceMethod<&Parser::Rewind>("rewind"),
                         InstanceMethod<&Parser::Finish>("finish"),
                         InstanceMethod<&Parser::ErrorInfo>("errorInfo"),
+                        InstanceMethod<&Parser::Executor>("executor"),
                         InstanceMethod<&Parser::Buffers>("buffers"),
                         InstanceMethod<&Parser::Stats>("stats"),
                         InstanceMethod<&Parser::Close>("close")});
@@ -134,7 +135,8 @@ class Parser : public Napi::ObjectWrap<Parser> {
     return true;
   }
 
-  // execute(buffer): parses it; results in the state block and event list.
+  // execute(buffer) on the wrapper: parses it; results in the state block and
+  // the event list.
   static napi_value ExecuteRaw(napi_env env, napi_callback_info info) {
     size_t argc = 1;
     napi_value arg;
@@ -144,7 +146,21 @@ class Parser : public Napi::ObjectWrap<Parser> {
         napi_unwrap(env, self, &wrapped) != napi_ok) {
       return nullptr;
     }
-    Parser* parser = static_cast<Parser*>(static_cast<Napi::ObjectWrap<Parser>*>(wrapped));
+    return DoExecute(env, static_cast<Parser*>(static_cast<Napi::ObjectWrap<Parser>*>(wrapped)),
+                     argc, arg);
+  }
+
+  // The same as a function bound to this parser (executor()): it finds the
+  // parser in its callback data, without the cost of unwrapping `this`.
+  static napi_value ExecuteBound(napi_env env, napi_callback_info info) {
+    size_t argc = 1;
+    napi_value arg;
+    void* data = nullptr;
+    if (napi_get_cb_info(env, info, &argc, &arg, nullptr, &data) != napi_ok) return nullptr;
+    return DoExecute(env, static_cast<Parser*>(data), argc, arg);
+  }
+
+  static napi_value DoExecute(napi_env env, Parser* parser, size_t argc, napi_value arg) {
     napi_typedarray_type type;
     size_t len = 0;
     void* data = nullptr;
@@ -168,6 +184,19 @@ class Parser : public Napi::ObjectWrap<Parser> {
     lhn_parser_execute(&parser->core_, static_cast<const char*>(data), len, &result);
     parser->Publish(result);
     return nullptr;
+  }
+
+  // executor(): a function that executes on this parser. It keeps the
+  // wrapper alive through its `owner` property, so it can never outlive it.
+  Napi::Value Executor(const Napi::CallbackInfo& info) {
+    napi_env env = info.Env();
+    napi_value fn;
+    if (napi_create_function(env, "execute", NAPI_AUTO_LENGTH, &Parser::ExecuteBound, this, &fn) !=
+            napi_ok ||
+        napi_set_named_property(env, fn, "owner", info.This()) != napi_ok) {
+      return Napi::Value();
+    }
+    return Napi::Value(env, fn);
   }
 
   // rewind(buffer, eventIndex, actions, answer, failCode): see lhn_parser_rewind.

@@ -137,13 +137,38 @@ static inline int track_header(lhn_parser *p, size_t len) {
   return 0;
 }
 
-/* Appends bytes to the slab; returns 0 or an llhttp error. */
-static inline int slab_append(lhn_parser *p, const char *at, size_t len) {
-  if (len == 0) return 0;
-  if (slab_reserve(p, len) != 0) return out_of_memory(p);
-  memcpy(p->slab + p->st.slab_len, at, len);
-  p->st.slab_len += (uint32_t)len;
-  return 0;
+/* Copies n bytes; inline for the short spans headers are made of. */
+static inline void copy_bytes(uint8_t *to, const uint8_t *from, size_t n) {
+  if (n >= 8 && n <= 16) {
+    uint64_t head, tail;
+    memcpy(&head, from, 8);
+    memcpy(&tail, from + n - 8, 8);
+    memcpy(to, &head, 8);
+    memcpy(to + n - 8, &tail, 8);
+  } else if (n >= 4 && n < 8) {
+    uint32_t head, tail;
+    memcpy(&head, from, 4);
+    memcpy(&tail, from + n - 4, 4);
+    memcpy(to, &head, 4);
+    memcpy(to + n - 4, &tail, 4);
+  } else if (n < 4) {
+    for (size_t i = 0; i < n; i++) to[i] = from[i];
+  } else {
+    memcpy(to, from, n);
+  }
+}
+
+#define SLAB_FULL UINT32_MAX
+
+/* Appends bytes to the slab; returns the new slab length, or SLAB_FULL when
+ * out of memory. */
+static inline uint32_t slab_put(lhn_parser *p, const char *at, size_t len) {
+  uint32_t used = p->st.slab_len;
+  if (len > (size_t)(p->slab_cap - used) && slab_grow(p, len) != 0) return SLAB_FULL;
+  copy_bytes(p->slab + used, (const uint8_t *)at, len);
+  used += (uint32_t)len;
+  p->st.slab_len = used;
+  return used;
 }
 
 static inline int32_t *pair_at(lhn_parser *p, uint32_t index) {
@@ -222,34 +247,46 @@ static inline int same_bytes(const lhn_byteset *set, uint32_t start, uint32_t en
 static void finish_pairs(lhn_parser *p, uint32_t first, uint32_t n) {
   lhn_state *st = &p->st;
   const uint8_t *slab = p->slab;
-  for (uint32_t i = first; i < first + n; i++) {
-    int32_t *pair = pair_at(p, i);
-    while (pair[3] > pair[2] && (slab[pair[3] - 1] == ' ' || slab[pair[3] - 1] == '\t')) {
-      pair[3]--;
-    }
+  int32_t *pairs = p->pairs + (size_t)first * LHN_PAIR_SLOTS;
+  for (uint32_t j = 0; j < n; j++) {
+    int32_t *pair = pairs + (size_t)j * LHN_PAIR_SLOTS;
+    int32_t vs = pair[2], ve = pair[3];
+    while (ve > vs && (slab[ve - 1] == ' ' || slab[ve - 1] == '\t')) ve--;
+    pair[3] = ve;
     pair[4] = 0;
   }
-  lhn_byteset *prev = &p->seen[p->seen_prev];
   lhn_byteset *cur = &p->seen[p->seen_prev ^ 1];
   uint32_t k0 = first - st->msg_pair_first;
   if (n == 0 || st->headers_completed || cur->count != k0 || k0 >= LHN_REUSE_MAX_PAIRS) return;
   if (n > LHN_REUSE_MAX_PAIRS - k0) n = LHN_REUSE_MAX_PAIRS - k0;
   /* the pairs' bytes are one run of the slab: record it with one copy */
-  int32_t lo = pair_at(p, first)[0];
-  int32_t hi = pair_at(p, first + n - 1)[3];
+  int32_t lo = pairs[0];
+  int32_t hi = pairs[(size_t)(n - 1) * LHN_PAIR_SLOTS + 3];
   if (byteset_reserve(p, cur, (size_t)(hi - lo), k0 + n) != 0) return;
   uint32_t shift = byteset_add(cur, slab, lo, hi) - (uint32_t)lo;
-  for (uint32_t j = 0; j < n; j++) {
-    int32_t *pair = pair_at(p, first + j);
-    uint32_t k = k0 + j;
-    int32_t tag = (int32_t)(k << 3) | LHN_PAIR_RECORDED;
-    if (k < prev->count) {
-      const uint32_t *span = prev->spans + (size_t)k * 4;
-      if (same_bytes(prev, span[0], span[1], slab, pair[0], pair[1])) tag |= LHN_PAIR_NAME_SAME;
-      if (same_bytes(prev, span[2], span[3], slab, pair[2], pair[3])) tag |= LHN_PAIR_VALUE_SAME;
+  const lhn_byteset *prev = &p->seen[p->seen_prev];
+  const uint8_t *prev_bytes = prev->bytes;
+  const uint32_t *prev_span = prev->spans + (size_t)k0 * 4;
+  uint32_t same_count = prev->count > k0 ? prev->count - k0 : 0;
+  uint32_t *span = cur->spans + (size_t)k0 * 4;
+  for (uint32_t j = 0; j < n; j++, span += 4, prev_span += 4) {
+    int32_t *pair = pairs + (size_t)j * LHN_PAIR_SLOTS;
+    int32_t ns = pair[0], ne = pair[1], vs = pair[2], ve = pair[3];
+    int32_t tag = (int32_t)((k0 + j) << 3) | LHN_PAIR_RECORDED;
+    if (j < same_count) {
+      if (prev_span[1] - prev_span[0] == (uint32_t)(ne - ns) &&
+          equal_bytes(prev_bytes + prev_span[0], slab + ns, (size_t)(ne - ns))) {
+        tag |= LHN_PAIR_NAME_SAME;
+      }
+      if (prev_span[3] - prev_span[2] == (uint32_t)(ve - vs) &&
+          equal_bytes(prev_bytes + prev_span[2], slab + vs, (size_t)(ve - vs))) {
+        tag |= LHN_PAIR_VALUE_SAME;
+      }
     }
-    uint32_t *span = cur->spans + (size_t)k * 4;
-    for (int m = 0; m < 4; m++) span[m] = (uint32_t)pair[m] + shift;
+    span[0] = (uint32_t)ns + shift;
+    span[1] = (uint32_t)ne + shift;
+    span[2] = (uint32_t)vs + shift;
+    span[3] = (uint32_t)ve + shift;
     pair[4] = tag;
   }
   cur->count = k0 + n;
@@ -323,48 +360,58 @@ static int on_message_begin(llhttp_t *h) {
 
 static int on_url(llhttp_t *h, const char *at, size_t len) {
   lhn_parser *p = enter(h);
+  lhn_state *st = &p->st;
   int rv = track_header(p, len);
-  if (rv == 0) {
-    if (p->st.url_end != p->st.slab_len) p->st.url_start = p->st.slab_len;
-    rv = slab_append(p, at, len);
-    p->st.url_end = p->st.slab_len;
-  }
-  return leave(p, rv);
+  if (rv != 0) return leave(p, rv);
+  if (st->url_end != st->slab_len) st->url_start = st->slab_len;
+  uint32_t used = slab_put(p, at, len);
+  if (used == SLAB_FULL) return leave(p, out_of_memory(p));
+  st->url_end = used;
+  return leave(p, 0);
 }
 
 static int on_status(llhttp_t *h, const char *at, size_t len) {
   lhn_parser *p = enter(h);
+  lhn_state *st = &p->st;
   int rv = track_header(p, len);
-  if (rv == 0) {
-    if (p->st.status_end != p->st.slab_len) p->st.status_start = p->st.slab_len;
-    rv = slab_append(p, at, len);
-    p->st.status_end = p->st.slab_len;
+  if (rv != 0) return leave(p, rv);
+  if (st->status_end != st->slab_len) st->status_start = st->slab_len;
+  uint32_t used = slab_put(p, at, len);
+  if (used == SLAB_FULL) return leave(p, out_of_memory(p));
+  st->status_end = used;
+  return leave(p, 0);
+}
+
+/* The built-in's bookkeeping when a header name starts: after 31 complete
+ * pairs it flushes them. Then a new pair begins at the slab's end. */
+static int new_field(lhn_parser *p) {
+  lhn_state *st = &p->st;
+  st->num_fields++;
+  if (st->num_fields == LHN_MAX_PENDING_FIELDS) {
+    int rv = flush_headers(p);
+    if (rv != 0) return rv;
+    st->pair_base += st->num_values;
+    st->num_fields = 1;
+    st->num_values = 0;
   }
-  return leave(p, rv);
+  if (pairs_reserve(p, st->pair_count + 1) != 0) return out_of_memory(p);
+  int32_t *pair = pair_at(p, st->pair_count++);
+  int32_t at = (int32_t)st->slab_len;
+  pair[0] = pair[1] = pair[2] = pair[3] = at;
+  pair[4] = 0;
+  return 0;
 }
 
 static int on_header_field(llhttp_t *h, const char *at, size_t len) {
   lhn_parser *p = enter(h);
   lhn_state *st = &p->st;
   int rv = track_header(p, len);
+  if (rv == 0 && st->num_fields == st->num_values) rv = new_field(p);
   if (rv != 0) return leave(p, rv);
-  if (st->num_fields == st->num_values) {
-    /* a new field */
-    st->num_fields++;
-    if (st->num_fields == LHN_MAX_PENDING_FIELDS) {
-      rv = flush_headers(p);
-      if (rv != 0) return leave(p, rv);
-      st->pair_base += st->num_values;
-      st->num_fields = 1;
-      st->num_values = 0;
-    }
-    if (pairs_reserve(p, st->pair_count + 1) != 0) return leave(p, out_of_memory(p));
-    int32_t *pair = pair_at(p, st->pair_count++);
-    pair[0] = pair[1] = pair[2] = pair[3] = (int32_t)st->slab_len;
-  }
-  rv = slab_append(p, at, len);
-  pair_at(p, st->pair_count - 1)[1] = (int32_t)st->slab_len;
-  return leave(p, rv);
+  uint32_t used = slab_put(p, at, len);
+  if (used == SLAB_FULL) return leave(p, out_of_memory(p));
+  p->pairs[(size_t)(st->pair_count - 1) * LHN_PAIR_SLOTS + 1] = (int32_t)used;
+  return leave(p, 0);
 }
 
 static int on_header_value(llhttp_t *h, const char *at, size_t len) {
@@ -372,15 +419,16 @@ static int on_header_value(llhttp_t *h, const char *at, size_t len) {
   lhn_state *st = &p->st;
   int rv = track_header(p, len);
   if (rv != 0) return leave(p, rv);
-  int32_t *pair = pair_at(p, st->pair_count - 1);
+  int32_t *pair = p->pairs + (size_t)(st->pair_count - 1) * LHN_PAIR_SLOTS;
   if (st->num_values != st->num_fields) {
     /* a new value */
     st->num_values++;
     pair[2] = (int32_t)st->slab_len;
   }
-  rv = slab_append(p, at, len);
-  pair[3] = (int32_t)st->slab_len;
-  return leave(p, rv);
+  uint32_t used = slab_put(p, at, len);
+  if (used == SLAB_FULL) return leave(p, out_of_memory(p));
+  pair[3] = (int32_t)used;
+  return leave(p, 0);
 }
 
 static int on_chunk_extension(llhttp_t *h, const char *at, size_t len) {
