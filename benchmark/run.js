@@ -6,14 +6,15 @@
 //   2. compare.js on bench-parser-fragmented.js (frags 2, 4, 8 × len 8, 16)
 //   3. raw llhttp in C on the bytes of bench-parser len 8
 //   4. server.js: e2e CPU µs/request and nextTicks/emits per request
+//   4b. paired.js: in-process steady-state ratios (alternating batches)
 //   5. with --headers: headers.js (9 headers, each variant), for information
 //   6. with --instructions: instructions.js (callgrind; slow, ~1-3 minutes)
 //
 // Shows a progress line on stderr, a summary table on stdout, and writes
 // benchmark/results/latest.md, ratios.svg and latest.json (not committed).
 //
-//   node benchmark/run.js [--runs=5] [--frag-runs=4] [--rounds=6] [--duration=3]
-//        [--clock=cpu|wall] [--steady-runs=3] [--no-steady] [--no-e2e] [--no-c] [--headers] [--instructions]
+//   node benchmark/run.js [--runs=5] [--frag-runs=4] [--rounds=6] [--duration=2]
+//        [--clock=cpu|wall] [--no-paired] [--no-e2e] [--no-c] [--headers] [--instructions]
 //        [--out=benchmark/results]
 
 const fs = require('node:fs');
@@ -38,12 +39,11 @@ const TARGETS = {
 const { options } = common.parseArgs();
 const RUNS = Number(options.runs || 5);
 const FRAG_RUNS = Number(options['frag-runs'] || 4);
-const STEADY_RUNS = Number(options['steady-runs'] || 3);
 // CPU time by default: on a shared machine wall time mostly measures the
 // other processes; --clock=wall measures as Node's benchmarks do.
 const CLOCK = options.clock || 'cpu';
 const ROUNDS = Number(options.rounds || 6);
-const DURATION = Number(options.duration || 3);
+const DURATION = Number(options.duration || 2);
 const OUT = path.resolve(options.out || path.join(__dirname, 'results'));
 
 // ------------------------------------------------------------ progress ----
@@ -113,7 +113,7 @@ function headersRuns(runs) {
 
 async function main() {
   const info = machine();
-  const result = { machine: info, targets: TARGETS, settings: { RUNS, FRAG_RUNS, STEADY_RUNS, ROUNDS, DURATION, CLOCK } };
+  const result = { machine: info, targets: TARGETS, settings: { RUNS, FRAG_RUNS, ROUNDS, DURATION, CLOCK } };
 
   // Raw llhttp runs between the JavaScript phases, so that it sees the
   // machine in the same states they do.
@@ -124,7 +124,7 @@ async function main() {
     phase = 'raw llhttp (C)';
     progress(when);
     try {
-      rawRates.push(...rawLlhttp({ len: 8, n: 1e6, repeats: 3 }).rates);
+      rawRates.push(...rawLlhttp({ len: 8, n: 1e6, repeats: 3, clock: CLOCK }).rates);
     } catch (err) {
       rawError = String(err.message).split('\n')[0];
     }
@@ -139,19 +139,6 @@ async function main() {
     onProgress: ({ run, parser }) => progress(`run ${run + 1}/${RUNS} ${parser}`),
   });
 
-  // The same len 8 with n=1e6: how much of the n=1e5 figure is JIT warm-up
-  // (lib/parser.js is JavaScript; the built-in's parser is C++).
-  if (!options['no-steady']) {
-    phase = `bench-parser.js len=8 n=1e6 ×${STEADY_RUNS} runs per parser`;
-    result.steady = await compare({
-      file: path.join(__dirname, 'bench-parser.js'),
-      runs: STEADY_RUNS,
-      clock: CLOCK,
-      overrides: { len: ['8'], n: ['1000000'] },
-      onProgress: ({ run, parser }) => progress(`run ${run + 1}/${STEADY_RUNS} ${parser}`),
-    });
-  }
-
   rawRun('between the suites');
   phase = `bench-parser-fragmented.js ×${FRAG_RUNS} runs per parser`;
   result.fragmented = await compare({
@@ -161,6 +148,27 @@ async function main() {
     onProgress: ({ run, parser }) => progress(`run ${run + 1}/${FRAG_RUNS} ${parser}`),
   });
   rawRun('after the suites');
+
+  // Paired in-process ratios (steady state, alternating batches), one fresh
+  // process per configuration.
+  if (!options['no-paired']) {
+    phase = 'paired.js (in-process, alternating batches)';
+    result.paired = [];
+    const configs = [...[4, 8, 16, 32].map((len) => ({ len, frags: 1 })),
+      ...[8, 16].flatMap((len) => [2, 4, 8].map((frags) => ({ len, frags })))];
+    for (const [i, conf] of configs.entries()) {
+      progress(`len=${conf.len} frags=${conf.frags} (${i + 1}/${configs.length})`);
+      const child = spawnSync(process.execPath, [path.join(__dirname, 'paired.js'), `len=${conf.len}`,
+        `frags=${conf.frags}`, '--json', '--batches=30'], { encoding: 'utf8' });
+      if (child.status === 0) {
+        const r = JSON.parse(child.stdout.trim().split('\n').pop());
+        delete r.ratios;
+        result.paired.push(r);
+      } else {
+        result.paired.push({ ...conf, error: (child.stderr || '').split('\n')[0] });
+      }
+    }
+  }
   if (!options['no-c']) {
     result.raw = rawError ? { error: rawError } :
       { len: 8, n: 1e6, rates: rawRates, median: stats.median(rawRates) };
@@ -170,7 +178,7 @@ async function main() {
     phase = `server.js e2e ${ROUNDS} rounds × ${DURATION}s`;
     try {
       result.e2e = await e2e({
-        rounds: ROUNDS, duration: DURATION, warmup: 1, connections: 50, countDuration: 2,
+        rounds: ROUNDS, duration: DURATION, warmup: 1, connections: 50, countDuration: 1,
         onProgress: ({ what }) => progress(what),
       });
     } catch (err) {
@@ -207,22 +215,18 @@ function summaryRows(result) {
     ['fragmented', result.fragmented, TARGETS.fragmented]]) {
     for (const r of list) {
       const label = `${group} ${r.config.replace(/n=\d+ ?/, '')}`;
+      const lenM = /len=(\d+)/.exec(r.config), fragM = /frags=(\d+)/.exec(r.config);
+      const pr = (result.paired || []).find((x) => !x.error && lenM && x.len === Number(lenM[1]) &&
+        x.frags === (fragM ? Number(fragM[1]) : 1));
       rows.push({
+        paired: pr ? `${fmtRatio(pr.geoMean)} (${fmtCi(pr.ci)})` : '—',
         figure: label, unit: 'ops/s', builtin: fmtInt(r.stats.medianA), napi: fmtInt(r.stats.medianB),
         ratio: fmtRatio(r.stats.ratio), ci: fmtCi(r.stats.ci), p: fmtP(r.stats.p), stars: r.stats.stars,
         target: `≥ ${target.toFixed(1)}×`, verdict: verdict(r.stats.ratio >= target),
         chart: { group, label: r.config.replace(/n=\d+ ?/, '').replace('len=', 'len ').replace(' frags=', '/f'),
-          value: r.stats.ratio, ci: r.stats.ci, target },
+          value: r.stats.ratio, ci: r.stats.ci, target, paired: pr ? pr.geoMean : null },
       });
     }
-  }
-  if (result.steady && result.steady.length) {
-    const r = result.steady[0];
-    rows.push({
-      figure: 'bench-parser len=8 n=1e6 (info)', unit: 'ops/s', builtin: fmtInt(r.stats.medianA),
-      napi: fmtInt(r.stats.medianB), ratio: fmtRatio(r.stats.ratio), ci: fmtCi(r.stats.ci), p: fmtP(r.stats.p),
-      stars: r.stats.stars, target: '', verdict: '',
-    });
   }
   const e = result.e2e;
   if (e && !e.error) {
@@ -262,13 +266,6 @@ function summaryRows(result) {
       napi: (napi / raw.median).toFixed(3), ratio: '', ci: '', p: '', stars: '',
       target: `≥ ${TARGETS.rawFraction}`, verdict: verdict(napi / raw.median >= TARGETS.rawFraction),
     });
-    if (result.steady && result.steady.length) {
-      const st = result.steady[0].stats;
-      rows.push({
-        figure: 'JS-visible / raw C, n=1e6 (info)', unit: 'fraction', builtin: (st.medianA / raw.median).toFixed(3),
-        napi: (st.medianB / raw.median).toFixed(3), ratio: '', ci: '', p: '', stars: '', target: '', verdict: '',
-      });
-    }
   } else if (raw) {
     rows.push({ figure: 'raw llhttp C, len 8', unit: 'ops/s', builtin: '', napi: '—', ratio: '', ci: '', p: '',
       stars: '', target: `≥ ${TARGETS.rawFraction}`, verdict: `error: ${raw.error}` });
@@ -277,14 +274,16 @@ function summaryRows(result) {
 }
 
 const COLUMNS = [['figure', 'figure'], ['unit', 'unit'], ['builtin', 'builtin'], ['napi', 'napi'],
-  ['ratio', 'napi/builtin'], ['ci', '95% CI'], ['p', 'p'], ['stars', ''], ['target', 'target'], ['verdict', 'result']];
+  ['ratio', 'napi/builtin'], ['ci', '95% CI'], ['p', 'p'], ['stars', ''], ['target', 'target'], ['verdict', 'result'],
+  ['paired', 'paired steady-state ratio (95% CI)']];
+const cell = (r, key) => (r[key] === undefined || r[key] === null ? '' : String(r[key]));
 
 function textTable(rows) {
-  const widths = COLUMNS.map(([key, head]) => Math.max(head.length, ...rows.map((r) => String(r[key]).length)));
-  const line = (cells) => cells.map((c, i) => (i < 2 || i === 9 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])))
+  const widths = COLUMNS.map(([key, head]) => Math.max(head.length, ...rows.map((r) => cell(r, key).length)));
+  const line = (cells) => cells.map((c, i) => (i < 2 || i >= 9 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])))
     .join('  ').trimEnd();
   return [line(COLUMNS.map((c) => c[1])), line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map((r) => line(COLUMNS.map(([key]) => r[key])))].join('\n');
+    ...rows.map((r) => line(COLUMNS.map(([key]) => cell(r, key))))].join('\n');
 }
 
 function markdownTable(rows) {
@@ -292,7 +291,7 @@ function markdownTable(rows) {
   const head = COLUMNS.map((c) => c[1] || 'sig.');
   const out = [`| ${head.join(' | ')} |`, `|${COLUMNS.map((c, i) => (i < 2 ? '---' : '--:')).join('|')}|`];
   for (const r of rows) {
-    out.push(`| ${COLUMNS.map(([key]) => esc(key === 'verdict' && r[key] === 'MISS' ? '**miss**' : r[key])).join(' | ')} |`);
+    out.push(`| ${COLUMNS.map(([key]) => esc(key === 'verdict' && r[key] === 'MISS' ? '**miss**' : cell(r, key))).join(' | ')} |`);
   }
   return out.join('\n');
 }
@@ -317,9 +316,12 @@ function markdown(result, rows) {
   lines.push(`Parser figures are ops per ${result.settings.CLOCK === 'cpu' ? 'CPU second of the benchmark process (user + system, all ' +
     'threads, JIT and GC threads included; `--clock=wall` for wall time as Node\'s benchmarks)' : 'wall-clock second, as Node\'s benchmarks'};`);
   lines.push(`${result.settings.RUNS} runs per parser for bench-parser, ${result.settings.FRAG_RUNS} for`);
-  lines.push('fragmented, n=100000 messages per run as in Node\'s benchmarks (so JIT warm-up of lib/parser.js is');
-  lines.push('inside the figure; the `n=1e6 (info)` row shows the steady state). A result passes when the median ratio');
-  lines.push('meets the target. e2e: the CPU ratio is napi/builtin (lower is better); in the chart its inverse.');
+  lines.push('fragmented, n=100000 messages per run as in Node\'s benchmarks (so the JIT warm-up of lib/parser.js is');
+  lines.push('inside the figure). A result passes when the median ratio meets the target. The last column is');
+  lines.push('`benchmark/paired.js`: both parsers in one process after a warm-up, alternating batches of 4,000');
+  lines.push('messages (30 pairs), geometric mean of the pair ratios with its 95% interval: the steady state, much');
+  lines.push('less exposed to the machine\'s noise (both parsers see the same moments). e2e: the CPU ratio is');
+  lines.push('napi/builtin (lower is better); the chart shows its inverse.');
   lines.push('');
   lines.push(markdownTable(rows));
   lines.push('');

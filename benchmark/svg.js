@@ -8,7 +8,7 @@ function esc(s) {
   return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-// bars: [{ group, label, value, ci: [lo, hi] | null, target }]
+// bars: [{ group, label, value, ci: [lo, hi] | null, target, paired: number | null }]
 function renderSvg(bars, machine = {}) {
   const W = 820, H = 420;
   const M = { left: 56, right: 24, top: 54, bottom: 86 };
@@ -65,6 +65,11 @@ function renderSvg(bars, machine = {}) {
           out.push(`<path d="M${cx.toFixed(1)} ${lo.toFixed(1)}V${hi.toFixed(1)}M${(cx - 4).toFixed(1)} ${lo.toFixed(1)}` +
                    `h8M${(cx - 4).toFixed(1)} ${hi.toFixed(1)}h8" stroke="#222" stroke-width="1.2" fill="none"/>`);
         }
+        if (Number.isFinite(b.paired)) {
+          const px = x + w / 2, py = y(b.paired);
+          out.push(`<path d="M${px.toFixed(1)} ${(py - 6).toFixed(1)}l6 6l-6 6l-6 -6z" fill="#1f4e9c" stroke="#fff" stroke-width="1">` +
+                   `<title>${esc(`${g.name} ${b.label}: paired steady-state ratio ${b.paired.toFixed(3)}×`)}</title></path>`);
+        }
         const inside = M.top + plotH - yv > 22;
         out.push(`<text x="${(x + w / 2).toFixed(1)}" y="${(inside ? M.top + plotH - 6 : yv - 5).toFixed(1)}" ` +
                  `text-anchor="middle" font-size="11" font-weight="bold" fill="${inside ? '#fff' : '#222'}">${b.value.toFixed(2)}</text>`);
@@ -90,7 +95,8 @@ function renderSvg(bars, machine = {}) {
   // the built-in: 1.0
   out.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${y(1).toFixed(1)}" y2="${y(1).toFixed(1)}" stroke="#222" stroke-width="1.5"/>`);
   out.push(`<text x="${M.left}" y="${H - 12}" fill="#555" font-size="11">` +
-           'bars: median ratio napi/builtin (green: target met, orange: missed); whiskers: 95% CI (Welch); solid line: built-in = 1.0; dashed: targets</text>');
+           'bars: median ratio napi/builtin (green: target met, orange: missed); whiskers: 95% CI (Welch); ' +
+           'blue diamonds: paired steady-state ratio; solid line: built-in = 1.0; dashed: targets</text>');
   out.push('</svg>');
   return out.join('\n') + '\n';
 }
