@@ -185,15 +185,19 @@ function fuzz(opts) {
   if (opts.jobs > 1) args.push(`-jobs=${opts.jobs}`, `-workers=${opts.jobs}`);
   args.push(...opts.extra, WORK, SEEDS);
   console.log(`fuzz: ${path.relative(ROOT, EXE)} ${args.join(' ')}`);
+  console.log(`fuzz: libFuzzer output in ${path.relative(ROOT, path.join(BUILD, 'last-run.log'))}`);
   const started = Date.now();
-  const r = spawnSync(EXE, args, { cwd: BUILD, env: sanitizerEnv(), stdio: ['ignore', 'inherit', 'pipe'], maxBuffer: 1 << 28 });
-  const err = r.stderr ? r.stderr.toString('latin1') : '';
+  // libFuzzer's own output goes to a log file (tail it to watch progress)
+  const logFile = path.join(BUILD, 'last-run.log');
+  const fd = fs.openSync(logFile, 'w');
+  const r = spawnSync(EXE, args, { cwd: BUILD, env: sanitizerEnv(), stdio: ['ignore', 'inherit', fd] });
+  fs.closeSync(fd);
+  const err = fs.readFileSync(logFile, 'latin1');
   // Keep libFuzzer's progress readable: the last lines plus anything that went wrong.
   const lines = err.split('\n');
   const interesting = lines.filter((l) => /ERROR|WARNING|invariant|differ|SUMMARY|Test unit written|==\d+==|^\s+#\d+ /.test(l));
   const tail = lines.slice(-25);
   process.stderr.write([...new Set([...interesting.slice(0, 200), ...tail])].join('\n') + '\n');
-  fs.writeFileSync(path.join(BUILD, 'last-run.log'), err);
   // libFuzzer may print its final stats twice (crash handler and exit): take the last.
   const own = [...err.matchAll(/stat::number_of_executed_units:\s*(\d+)/g)];
   let execs = own.length ? Number(own[own.length - 1][1]) : 0;
