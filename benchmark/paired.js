@@ -7,7 +7,8 @@
 // with its 95 % interval (t on the log ratios). A steady-state figure (JIT
 // warm-up excluded), less sensitive to noise than fresh-process runs.
 //
-//   node benchmark/paired.js [len=8] [frags=1] [--batches=40] [--batch=4000] [--warmup=30000] [--json]
+//   node benchmark/paired.js [len=8] [frags=1] [--batches=40] [--batch=4000] [--warmup=30000]
+//        [--clock=wall|cpu] [--json]
 
 const common = require('./common');
 const stats = require('./stats');
@@ -52,13 +53,14 @@ function makeLoop(which, parser, fragments, REQUEST) {
   return new Function('parser', 'fragments', 'REQUEST', `'use strict'; // ${which}\n${body}`)(parser, fragments, REQUEST);
 }
 
-function timeBatch(loop, n) {
-  const t0 = process.hrtime.bigint();
+function timeBatch(loop, n, timer) {
+  timer.start();
   loop(n);
-  return n / (Number(process.hrtime.bigint() - t0) / 1e9);
+  return timer.end(n);
 }
 
-function paired({ len = 8, frags = 1, batches = 40, batch = 4000, warmup = 30000 } = {}) {
+function paired({ len = 8, frags = 1, batches = 40, batch = 4000, warmup = 30000, clock = 'wall' } = {}) {
+  const timer = new common.Timer(clock);
   const buf = common.benchRequest(len);
   const fragments = pieces(buf, frags);
   const loops = {};
@@ -75,7 +77,7 @@ function paired({ len = 8, frags = 1, batches = 40, batch = 4000, warmup = 30000
   for (let b = 0; b < batches; b++) {
     const order = b % 2 === 0 ? ['builtin', 'napi'] : ['napi', 'builtin'];
     const r = {};
-    for (const which of order) r[which] = timeBatch(loops[which], batch);
+    for (const which of order) r[which] = timeBatch(loops[which], batch, timer);
     rates.builtin.push(r.builtin);
     rates.napi.push(r.napi);
     ratios.push(r.napi / r.builtin);
@@ -85,7 +87,7 @@ function paired({ len = 8, frags = 1, batches = 40, batch = 4000, warmup = 30000
   const se = Math.sqrt(stats.variance(logs) / logs.length);
   const q = stats.tQuantile(0.975, logs.length - 1);
   return {
-    len, frags, batches, batch, warmup,
+    len, frags, batches, batch, warmup, clock,
     builtin: stats.median(rates.builtin),
     napi: stats.median(rates.napi),
     medianRatio: stats.median(ratios),
@@ -105,6 +107,7 @@ if (require.main === module) {
       len: conf.len, frags: conf.frags,
       batches: Number(options.batches || 40), batch: Number(options.batch || 4000),
       warmup: Number(options.warmup || 30000),
+      clock: options.clock || 'wall',
     });
     if (options.json) {
       console.log(JSON.stringify(r));

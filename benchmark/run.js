@@ -159,7 +159,7 @@ async function main() {
     for (const [i, conf] of configs.entries()) {
       progress(`len=${conf.len} frags=${conf.frags} (${i + 1}/${configs.length})`);
       const child = spawnSync(process.execPath, [path.join(__dirname, 'paired.js'), `len=${conf.len}`,
-        `frags=${conf.frags}`, '--json', '--batches=30'], { encoding: 'utf8' });
+        `frags=${conf.frags}`, '--json', '--batches=30', `--clock=${CLOCK}`], { encoding: 'utf8' });
       if (child.status === 0) {
         const r = JSON.parse(child.stdout.trim().split('\n').pop());
         delete r.ratios;
@@ -266,6 +266,13 @@ function summaryRows(result) {
       napi: (napi / raw.median).toFixed(3), ratio: '', ci: '', p: '', stars: '',
       target: `≥ ${TARGETS.rawFraction}`, verdict: verdict(napi / raw.median >= TARGETS.rawFraction),
     });
+    const p8 = (result.paired || []).find((x) => !x.error && x.len === 8 && x.frags === 1);
+    if (p8) {
+      rows.push({
+        figure: 'JS-visible / raw C, len 8, steady (info)', unit: 'fraction', builtin: (p8.builtin / raw.median).toFixed(3),
+        napi: (p8.napi / raw.median).toFixed(3), ratio: '', ci: '', p: '', stars: '', target: '', verdict: '',
+      });
+    }
   } else if (raw) {
     rows.push({ figure: 'raw llhttp C, len 8', unit: 'ops/s', builtin: '', napi: '—', ratio: '', ci: '', p: '',
       stars: '', target: `≥ ${TARGETS.rawFraction}`, verdict: `error: ${raw.error}` });
