@@ -77,6 +77,18 @@ function toBytes(data) {
   throw new TypeError('The "buffer" argument must be a Buffer, TypedArray, DataView or ArrayBuffer');
 }
 
+const kConsumer = Symbol('llhttp-napi consumer');
+
+// socket.push while a parser consumes the socket (see consume()).
+function consumedPush(chunk) {
+  if (chunk !== null && this._paused !== true && this.readableFlowing === true &&
+      this.readableLength === 0 && !this.destroyed) {
+    this[kConsumer](chunk);
+    return true;
+  }
+  return Object.getPrototypeOf(this).push.call(this, chunk);
+}
+
 function parseError(bytesParsed, code, reason) {
   const err = new Error('Parse Error');
   err.bytesParsed = bytesParsed;
@@ -133,6 +145,7 @@ class HTTPParser {
     // Lazy mode: kOnHeadersComplete gets no header array (see README).
     this.lazyHeaders = false;
     this._connections = null;
+    this._consumedSocket = null;
     // The properties Node's lib puts on a parser, present from the start so
     // that every parser has the same shape.
     this._headers = [];
@@ -616,6 +629,7 @@ class HTTPParser {
 
   close() {
     if (this._closed) return;
+    this.unconsume();
     this._closed = true;
     connections.untrack(this);
     if (!this._destroyed) {
@@ -638,11 +652,33 @@ class HTTPParser {
     connections.untrack(this);
   }
 
-  // Reading the socket natively is not supported; Node then feeds the parser
-  // from the socket's 'data' events, as it does for TLS sockets.
-  consume() {}
+  // The built-in reads the socket in C++ once the server consumes it. Ours
+  // takes the socket's reads at its push(), before the stream machinery:
+  // each chunk goes straight to the server's own 'data' handler, without the
+  // Readable buffering, the 'data' emit and the read-more tick per read.
+  // Anything unusual (a paused or non-flowing socket, buffered data, other
+  // 'data' listeners, end of stream) takes the normal path.
+  consume(handle) {
+    if (this._closed) return;
+    const socket = this.socket;
+    if (socket === null || typeof socket !== 'object' || socket._handle !== handle ||
+        this._consumedSocket !== null) {
+      return;
+    }
+    const listeners = socket.listeners('data');
+    if (listeners.length !== 1) return;
+    socket[kConsumer] = listeners[0];
+    socket.push = consumedPush;
+    this._consumedSocket = socket;
+  }
 
-  unconsume() {}
+  unconsume() {
+    const socket = this._consumedSocket;
+    if (socket === null) return;
+    this._consumedSocket = null;
+    if (socket.push === consumedPush) delete socket.push;
+    socket[kConsumer] = undefined;
+  }
 
   getCurrentBuffer() {
     if (this._closed) return undefined;
