@@ -13,6 +13,8 @@
 //
 //   node benchmark/server.js [--rounds=8] [--duration=5] [--warmup=1]
 //        [--connections=50] [--loader=wrk|autocannon] [--count-duration=2] [--json=FILE]
+//        [--paired-rounds=N]  (then N rounds with both servers at once, each with its own
+//                              load generator: a ratio measured in the same conditions)
 //        [--cpu-prof[=DIR]]   (writes a V8 CPU profile of each server child into DIR, 100 µs sampling)
 //
 // Until install() exists, the napi rows are reported as unavailable.
@@ -279,8 +281,36 @@ async function round(parser, { loader, warmup, duration, connections, count, nod
   }
 }
 
+// A paired round: both servers at once (both on CPU 0), each loaded by its
+// own load generator (both on CPU 1), measured over the same window, so both
+// see the same moments of a busy machine. Returns both CPU µs/request.
+async function pairedRound({ loader, warmup, duration, connections, nodeFlags }) {
+  const servers = { builtin: startServer('builtin', { nodeFlags }), napi: startServer('napi', { nodeFlags }) };
+  try {
+    const hello = {};
+    for (const p of ['builtin', 'napi']) hello[p] = await servers[p].listening;
+    if (hello.napi.type === 'unavailable') return { unavailable: hello.napi.reason };
+    await Promise.all(['builtin', 'napi'].map((p) => load(loader, hello[p].port, warmup, connections)));
+    await Promise.all(['builtin', 'napi'].map((p) => servers[p].request('reset')));
+    const cpu0 = {};
+    for (const p of ['builtin', 'napi']) cpu0[p] = cpuSeconds(servers[p].proc.pid);
+    await Promise.all(['builtin', 'napi'].map((p) => load(loader, hello[p].port, duration, connections)));
+    const out = {};
+    for (const p of ['builtin', 'napi']) {
+      const cpu = cpuSeconds(servers[p].proc.pid) - cpu0[p];
+      const report = await servers[p].request('report');
+      out[p] = { requests: report.requests, cpuSeconds: cpu, parserSeen: report.parser,
+        cpuUsPerRequest: report.requests ? (cpu * 1e6) / report.requests : NaN };
+    }
+    out.ratio = out.napi.cpuUsPerRequest / out.builtin.cpuUsPerRequest;
+    return out;
+  } finally {
+    await Promise.all(Object.values(servers).map((s) => s.stop()));
+  }
+}
+
 async function e2e({ rounds = 8, duration = 5, warmup = 1, connections = 50, loader: wanted,
-  countDuration = 2, nodeFlags = [], onProgress = () => {} } = {}) {
+  countDuration = 2, pairedRounds = 0, nodeFlags = [], onProgress = () => {} } = {}) {
   const loader = loaderChoice(wanted);
   const result = {
     loader,
@@ -288,9 +318,10 @@ async function e2e({ rounds = 8, duration = 5, warmup = 1, connections = 50, loa
     rounds: [],
     counts: {},
     unavailable: null,
-    settings: { rounds, duration, warmup, connections, countDuration },
+    settings: { rounds, duration, warmup, connections, countDuration, pairedRounds },
+    paired: [],
   };
-  const steps = rounds + 2;
+  const steps = rounds + 2 + pairedRounds;
   for (let i = 0; i < rounds; i++) {
     const parser = i % 2 === 0 ? 'builtin' : 'napi';
     if (parser === 'napi' && result.unavailable) continue;
@@ -305,6 +336,22 @@ async function e2e({ rounds = 8, duration = 5, warmup = 1, connections = 50, loa
     const r = await round(parser, { loader, warmup: Math.min(warmup, 1), duration: countDuration, connections, count: true });
     if (r.unavailable) result.unavailable = r.unavailable;
     else result.counts[parser] = r;
+  }
+  for (let i = 0; i < pairedRounds && !result.unavailable; i++) {
+    onProgress({ step: rounds + 2 + i, steps, what: `paired round ${i + 1}/${pairedRounds} (both servers at once)` });
+    const r = await pairedRound({ loader, warmup, duration, connections, nodeFlags });
+    if (r.unavailable) result.unavailable = r.unavailable;
+    else result.paired.push(r);
+  }
+  if (result.paired.length >= 2) {
+    const logs = result.paired.map((r) => Math.log(r.ratio));
+    const m = stats.mean(logs);
+    const se = Math.sqrt(stats.variance(logs) / logs.length);
+    const q = stats.tQuantile(0.975, logs.length - 1);
+    result.pairedStats = { geoMean: Math.exp(m), ci: [Math.exp(m - q * se), Math.exp(m + q * se)],
+      median: stats.median(result.paired.map((r) => r.ratio)) };
+  } else if (result.paired.length === 1) {
+    result.pairedStats = { geoMean: result.paired[0].ratio, ci: null, median: result.paired[0].ratio };
   }
   const cpu = (p) => result.rounds.filter((r) => r.parser === p).map((r) => r.cpuUsPerRequest);
   result.builtin = cpu('builtin');
@@ -343,6 +390,17 @@ function describe(result) {
       lines.push(`napi    per request: unavailable: ${result.unavailable}`);
     }
   }
+  if (result.paired.length) {
+    lines.push('');
+    lines.push('paired rounds (both servers at once, same window): CPU µs/req builtin / napi = ratio');
+    result.paired.forEach((r, i) => {
+      lines.push(`  ${i + 1}: ${fmt(r.builtin.cpuUsPerRequest)} / ${fmt(r.napi.cpuUsPerRequest)} = ${fmt(r.ratio, 3)} ` +
+                 `(${r.builtin.requests} / ${r.napi.requests} requests; seen: ${r.builtin.parserSeen} / ${r.napi.parserSeen})`);
+    });
+    const ps = result.pairedStats;
+    lines.push(`  paired ratio napi/builtin: geometric mean ${fmt(ps.geoMean, 3)}` +
+               (ps.ci ? ` (95% CI ${ps.ci.map((x) => x.toFixed(3)).join('–')})` : '') + '   target ≤ 0.85');
+  }
   const b = result.counts.builtin, n = result.counts.napi;
   if (b && n) {
     for (const [what, key] of [['nextTicks by callback', 'tickNames'], ['emits by emitter:event', 'emitNames']]) {
@@ -370,6 +428,7 @@ if (require.main === module) {
       warmup: Number(options.warmup || 1),
       connections: Number(options.connections || 50),
       countDuration: Number(options['count-duration'] || 2),
+      pairedRounds: Number(options['paired-rounds'] || 0),
       loader: options.loader,
       nodeFlags: options['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-interval=100', '--cpu-prof-dir=' +
         path.resolve(options['cpu-prof'] === true ? path.join(__dirname, 'results', 'prof') : options['cpu-prof'])] : [],
