@@ -12,7 +12,8 @@
 //                                      instead of the working tree's src/core
 //   extra libFuzzer flags may follow `--`, e.g. `-- -seed=1`
 //   FUZZ_CFLAGS: extra compiler flags (e.g. -fno-sanitize=pointer-overflow to
-//   look past a known finding); FUZZ_MAX_LEN: -max_len (default 4096)
+//   look past a known finding); FUZZ_MAX_LEN: -max_len (default 4096);
+//   FUZZ_BUILD: build directory (default test/fuzz/build)
 //
 // The seeds are in test/fuzz/corpus (node test/fuzz/make-corpus.js rewrites
 // them); new inputs go to test/fuzz/build/corpus, crashes to
@@ -26,7 +27,7 @@ const llhttp = require('./llhttp');
 
 const ROOT = path.resolve(__dirname, '..');
 const FUZZ = path.join(ROOT, 'test', 'fuzz');
-const BUILD = path.join(FUZZ, 'build');
+const BUILD = process.env.FUZZ_BUILD ? path.resolve(process.env.FUZZ_BUILD) : path.join(FUZZ, 'build');
 const EXE = path.join(BUILD, 'fuzz_parser');
 const SEEDS = path.join(FUZZ, 'corpus');
 const REGRESSIONS = path.join(FUZZ, 'regressions');
