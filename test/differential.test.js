@@ -47,7 +47,8 @@ test('differential: the generator is deterministic and varied', () => {
   assert.ok(requests > 800 && requests < 1400);
   for (const t of ['malformed', 'chunked', 'chunk-ext', 'trailers', 'obs-fold', 'cl-and-te',
     'odd-content-length', 'odd-transfer-encoding', 'byte-by-byte', 'many-headers', 'huge-header',
-    'odd-value-byte', 'absolute-form', 'http09', 'mutated', 'upgrade-header']) {
+    'odd-value-byte', 'absolute-form', 'http09', 'mutated', 'upgrade-header', 'keep-alive-variant',
+    'pause', 'pause-in-callback', 'reused-parser', 'missing-handler']) {
     assert.ok(tags.has(t), `generator never produced '${t}'`);
   }
 });
