@@ -35,6 +35,7 @@ const PAIR_SLOTS = binding.pairSlots;
 const HC_UPGRADE = 1;
 const HC_KEEP_ALIVE = 2;
 const HC_URL_SAME = 4;
+const HC_PAIRS_SAME = 8;
 const PAIR_NAME_SAME = 1;
 const PAIR_VALUE_SAME = 2;
 const PAIR_RECORDED = 4;
@@ -124,10 +125,8 @@ class HTTPParser {
     this._alwaysFlush = false;
     // Strings of the previous message's header pairs, URL or status text, by
     // position, for reuse when the core sees the same bytes again.
-    this._prevNames = [];
-    this._prevValues = [];
-    this._curNames = [];
-    this._curValues = [];
+    this._prevPairs = [];   // [name0, value0, name1, value1, ...] by position
+    this._curPairs = [];
     this._prevEpoch = 0;
     this._unrecorded = 0;
     this._prevText = '';
@@ -402,7 +401,17 @@ class HTTPParser {
     let method;
     let statusCode;
     let statusMessage;
-    if (!flushed) headers = this._headerArray(events[at + 2], events[at + 3], epoch);
+    let repeated = false;
+    if (!flushed) {
+      const first = events[at + 2];
+      const count = events[at + 3];
+      // Every pair repeats the previous message's, from the first one on:
+      // copy the previous message's strings in one go.
+      repeated = (flags & HC_PAIRS_SAME) !== 0 && this._prevEpoch === epoch - 1 &&
+        count > 0 && (this._pairs[first * PAIR_SLOTS + 4] >> 3) === 0;
+      headers = repeated ? this._prevPairs.slice(0, 2 * count) :
+        this._headerArray(first, count, epoch);
+    }
     if (this._type === REQUEST) {
       if (!flushed) url = this._text(events[at + 4], events[at + 5], flags, epoch);
       method = events[at + 8];
@@ -410,7 +419,8 @@ class HTTPParser {
       statusCode = events[at + 7];
       statusMessage = this._text(events[at + 4], events[at + 5], flags, epoch);
     }
-    this._endRecording(epoch);
+    if (repeated) this._prevEpoch = epoch; // the previous strings are this message's too
+    else this._endRecording(epoch);
     const ret = cb.call(this, events[at + 9], events[at + 10], headers, method, url,
                         statusCode, statusMessage, (flags & HC_UPGRADE) !== 0,
                         (flags & HC_KEEP_ALIVE) !== 0);
@@ -533,12 +543,9 @@ class HTTPParser {
       this._prevEpoch = 0;
       return;
     }
-    const names = this._prevNames;
-    const values = this._prevValues;
-    this._prevNames = this._curNames;
-    this._prevValues = this._curValues;
-    this._curNames = names;
-    this._curValues = values;
+    const pairs = this._prevPairs;
+    this._prevPairs = this._curPairs;
+    this._curPairs = pairs;
     this._prevEpoch = epoch;
   }
 
@@ -576,32 +583,30 @@ class HTTPParser {
     if (count === 0) return out;
     const pairs = this._pairs;
     const reuse = this._prevEpoch === epoch - 1;
-    const prevNames = this._prevNames;
-    const prevValues = this._prevValues;
-    const curNames = this._curNames;
-    const curValues = this._curValues;
+    const prev = this._prevPairs;
+    const cur = this._curPairs;
     const lo = pairs[first * PAIR_SLOTS];
     let block = null;
     for (let i = 0, p = first * PAIR_SLOTS; i < count; i++, p += PAIR_SLOTS) {
       const tag = pairs[p + 4];
-      const k = tag >> 3;
+      const k = (tag >> 3) * 2;
       let name;
       let value;
       if (reuse && (tag & PAIR_NAME_SAME) !== 0) {
-        name = prevNames[k];
+        name = prev[k];
       } else {
         if (block === null) block = this._block(first, count);
         name = block.slice(pairs[p] - lo, pairs[p + 1] - lo);
       }
       if (reuse && (tag & PAIR_VALUE_SAME) !== 0) {
-        value = prevValues[k];
+        value = prev[k + 1];
       } else {
         if (block === null) block = this._block(first, count);
         value = block.slice(pairs[p + 2] - lo, pairs[p + 3] - lo);
       }
       if ((tag & PAIR_RECORDED) !== 0) {
-        curNames[k] = name;
-        curValues[k] = value;
+        cur[k] = name;
+        cur[k + 1] = value;
       }
       out[2 * i] = name;
       out[2 * i + 1] = value;

@@ -243,8 +243,9 @@ static inline int same_bytes(const lhn_byteset *set, uint32_t start, uint32_t en
 
 /* Trims trailing spaces and tabs of the values of pairs [first, first+n), as
  * the built-in does when it hands values over, and tags them for reuse:
- * header pairs are compared with the previous message's and recorded. */
-static void finish_pairs(lhn_parser *p, uint32_t first, uint32_t n) {
+ * header pairs are compared with the previous message's and recorded.
+ * Returns LHN_HC_PAIRS_SAME when all n pairs repeat the previous message's. */
+static int32_t finish_pairs(lhn_parser *p, uint32_t first, uint32_t n) {
   lhn_state *st = &p->st;
   const uint8_t *slab = p->slab;
   int32_t *pairs = p->pairs + (size_t)first * LHN_PAIR_SLOTS;
@@ -257,12 +258,16 @@ static void finish_pairs(lhn_parser *p, uint32_t first, uint32_t n) {
   }
   lhn_byteset *cur = &p->seen[p->seen_prev ^ 1];
   uint32_t k0 = first - st->msg_pair_first;
-  if (n == 0 || st->headers_completed || cur->count != k0 || k0 >= LHN_REUSE_MAX_PAIRS) return;
-  if (n > LHN_REUSE_MAX_PAIRS - k0) n = LHN_REUSE_MAX_PAIRS - k0;
+  if (n == 0 || st->headers_completed || cur->count != k0 || k0 >= LHN_REUSE_MAX_PAIRS) return 0;
+  int32_t all_same = LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME;
+  if (n > LHN_REUSE_MAX_PAIRS - k0) {
+    n = LHN_REUSE_MAX_PAIRS - k0;
+    all_same = 0;
+  }
   /* the pairs' bytes are one run of the slab: record it with one copy */
   int32_t lo = pairs[0];
   int32_t hi = pairs[(size_t)(n - 1) * LHN_PAIR_SLOTS + 3];
-  if (byteset_reserve(p, cur, (size_t)(hi - lo), k0 + n) != 0) return;
+  if (byteset_reserve(p, cur, (size_t)(hi - lo), k0 + n) != 0) return 0;
   uint32_t shift = byteset_add(cur, slab, lo, hi) - (uint32_t)lo;
   const lhn_byteset *prev = &p->seen[p->seen_prev];
   const uint8_t *prev_bytes = prev->bytes;
@@ -288,8 +293,10 @@ static void finish_pairs(lhn_parser *p, uint32_t first, uint32_t n) {
     span[2] = (uint32_t)vs + shift;
     span[3] = (uint32_t)ve + shift;
     pair[4] = tag;
+    all_same &= tag;
   }
   cur->count = k0 + n;
+  return all_same == (LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME) ? LHN_HC_PAIRS_SAME : 0;
 }
 
 /* At headers complete: compares and records the URL (status text for
@@ -320,7 +327,7 @@ static int flush_headers(lhn_parser *p) {
   lhn_state *st = &p->st;
   int32_t *ev = event_push(p, LHN_EV_HEADERS);
   if (!ev) return out_of_memory(p);
-  finish_pairs(p, st->pair_base, st->num_values);
+  ev[7] = finish_pairs(p, st->pair_base, st->num_values);
   ev[2] = (int32_t)st->pair_base;
   ev[3] = (int32_t)st->num_values;
   ev[4] = (int32_t)st->url_start;
@@ -459,11 +466,12 @@ static int on_headers_complete(llhttp_t *h) {
   }
   int32_t *ev = event_push(p, LHN_EV_HEADERS_COMPLETE);
   if (!ev) return leave(p, out_of_memory(p));
+  int32_t pairs_same = 0;
   if (flushed) {
     ev[2] = 0;
     ev[3] = -1;
   } else {
-    finish_pairs(p, st->pair_base, st->num_values);
+    pairs_same = finish_pairs(p, st->pair_base, st->num_values);
     ev[2] = (int32_t)st->pair_base;
     ev[3] = (int32_t)st->num_values;
   }
@@ -476,7 +484,7 @@ static int on_headers_complete(llhttp_t *h) {
   }
   ev[12] = p->epoch;
   st->headers_completed = 1;
-  ev[6] = finish_message_reuse(p, ev[4], ev[5]) | (ll->upgrade ? LHN_HC_UPGRADE : 0) |
+  ev[6] = finish_message_reuse(p, ev[4], ev[5]) | pairs_same | (ll->upgrade ? LHN_HC_UPGRADE : 0) |
           (llhttp_should_keep_alive(ll) ? LHN_HC_KEEP_ALIVE : 0);
   ev[7] = ll->status_code;
   ev[8] = ll->method;

@@ -48,13 +48,15 @@ enum lhn_event_kind {
  *                     [8] method  [9] http major  [10] http minor
  *                     [11] the handler's answer, kept for rewinds
  *                     [12] reuse epoch of the message (see below)
- *   HEADERS:          [6] reuse epoch of the message
+ *   HEADERS:          [6] reuse epoch of the message  [7] LHN_HC_PAIRS_SAME or 0
  *   BODY:             [2] input offset  [3] length
  */
 #define LHN_EVENT_SLOTS 16
 #define LHN_HC_UPGRADE 1
 #define LHN_HC_KEEP_ALIVE 2
 #define LHN_HC_URL_SAME 4 /* URL / status text repeats the previous message's */
+#define LHN_HC_PAIRS_SAME 8 /* every pair delivered with the event repeats the
+                               previous message's (HEADERS events: slot [7]) */
 
 /*
  * Slab and pair table only grow during one execute (pipelined messages are
