@@ -237,8 +237,8 @@ static inline int equal_bytes(const uint8_t *a, const uint8_t *b, size_t n) {
 
 static inline int same_bytes(const lhn_byteset *set, uint32_t start, uint32_t end,
                              const uint8_t *slab, int32_t from, int32_t to) {
-  return end - start == (uint32_t)(to - from) &&
-         equal_bytes(set->bytes + start, slab + from, (size_t)(to - from));
+  if (end - start != (uint32_t)(to - from)) return 0;
+  return to == from || equal_bytes(set->bytes + start, slab + from, (size_t)(to - from));
 }
 
 /* Trims trailing spaces and tabs of the values of pairs [first, first+n), as
@@ -271,20 +271,20 @@ static int32_t finish_pairs(lhn_parser *p, uint32_t first, uint32_t n) {
   uint32_t shift = byteset_add(cur, slab, lo, hi) - (uint32_t)lo;
   const lhn_byteset *prev = &p->seen[p->seen_prev];
   const uint8_t *prev_bytes = prev->bytes;
-  const uint32_t *prev_span = prev->spans + (size_t)k0 * 4;
   uint32_t same_count = prev->count > k0 ? prev->count - k0 : 0;
   uint32_t *span = cur->spans + (size_t)k0 * 4;
-  for (uint32_t j = 0; j < n; j++, span += 4, prev_span += 4) {
+  for (uint32_t j = 0; j < n; j++, span += 4) {
     int32_t *pair = pairs + (size_t)j * LHN_PAIR_SLOTS;
     int32_t ns = pair[0], ne = pair[1], vs = pair[2], ve = pair[3];
     int32_t tag = (int32_t)((k0 + j) << 3) | LHN_PAIR_RECORDED;
     if (j < same_count) {
+      const uint32_t *prev_span = prev->spans + (size_t)(k0 + j) * 4;
       if (prev_span[1] - prev_span[0] == (uint32_t)(ne - ns) &&
-          equal_bytes(prev_bytes + prev_span[0], slab + ns, (size_t)(ne - ns))) {
+          (ne == ns || equal_bytes(prev_bytes + prev_span[0], slab + ns, (size_t)(ne - ns)))) {
         tag |= LHN_PAIR_NAME_SAME;
       }
       if (prev_span[3] - prev_span[2] == (uint32_t)(ve - vs) &&
-          equal_bytes(prev_bytes + prev_span[2], slab + vs, (size_t)(ve - vs))) {
+          (ve == vs || equal_bytes(prev_bytes + prev_span[2], slab + vs, (size_t)(ve - vs)))) {
         tag |= LHN_PAIR_VALUE_SAME;
       }
     }
@@ -624,6 +624,10 @@ static void report(lhn_parser *p, const char *data, size_t len, llhttp_errno_t e
 }
 
 static void run(lhn_parser *p, const char *data, size_t len, lhn_result *out) {
+  /* llhttp takes a NULL buffer as "no span under way" and drops a header
+   * split across calls: an empty view (which may have no data pointer)
+   * must still be a real position. */
+  if (data == NULL) data = "";
   p->input = data;
   p->input_len = len;
   llhttp_errno_t err = llhttp_execute(&p->st.llhttp, data, len);

@@ -288,6 +288,25 @@ static void test_reuse_tags(void) {
   lhn_parser_destroy(&p);
 }
 
+/* An empty buffer with no data pointer in the middle of a header keeps the
+ * header (llhttp would drop a span under way on a NULL buffer). */
+static void test_null_empty_fragment(void) {
+  lhn_parser p;
+  lhn_result r;
+  new_parser(&p, HTTP_REQUEST, 16384, 0);
+  lhn_parser_execute(&p, "GET / HTTP/1.1\r\nHo", 18, &r);
+  CHECK(r.error == HPE_OK);
+  lhn_parser_execute(&p, NULL, 0, &r);
+  CHECK(r.error == HPE_OK && r.bytes_parsed == 0);
+  lhn_parser_execute(&p, "st: a\r\n\r\n", 9, &r);
+  CHECK(r.error == HPE_OK);
+  int32_t *hc = event(&p, 0);
+  CHECK(hc[0] == LHN_EV_HEADERS_COMPLETE && hc[3] == 1);
+  CHECK(slab_is(&p, pair(&p, hc[2])[0], pair(&p, hc[2])[1], "Host"));
+  CHECK(slab_is(&p, pair(&p, hc[2])[2], pair(&p, hc[2])[3], "a"));
+  lhn_parser_destroy(&p);
+}
+
 static void test_method_names(void) {
   size_t n;
   const char *const *names = lhn_method_names(1, &n);
@@ -310,6 +329,7 @@ int main(void) {
   test_zero_alloc_when_warm();
   test_reuse_tags();
   test_method_names();
+  test_null_empty_fragment();
   printf("core: %d passed, %d failed\n", checks - failures, failures);
   return failures ? 1 : 0;
 }
