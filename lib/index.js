@@ -1,14 +1,37 @@
 'use strict';
 // llhttp-napi: a faster drop-in for Node's built-in HTTP parser.
-const { HTTPParser, methods, allMethods } = require('./parser');
-const binding = require('./native');
-const pkg = require('../package.json');
+//
+// install() must work (and fall back) even when the native addon cannot
+// load, so the parser and everything that needs the addon load on first use.
 const { install, uninstall, isInstalled } = require('./install');
+const pkg = require('../package.json');
 
-const versions = Object.freeze({
-  addon: pkg.version,
-  llhttp: binding.llhttpVersion,
-  napi: String(binding.napiVersion),
+let parserModule = null;
+let versions = null;
+
+function parser() {
+  if (parserModule === null) parserModule = require('./parser');
+  return parserModule;
+}
+
+module.exports = { install, uninstall, isInstalled };
+for (const name of ['HTTPParser', 'methods', 'allMethods']) {
+  Object.defineProperty(module.exports, name, {
+    enumerable: true,
+    get() { return parser()[name]; },
+  });
+}
+Object.defineProperty(module.exports, 'versions', {
+  enumerable: true,
+  get() {
+    if (versions === null) {
+      const binding = require('./native');
+      versions = Object.freeze({
+        addon: pkg.version,
+        llhttp: binding.llhttpVersion,
+        napi: String(binding.napiVersion),
+      });
+    }
+    return versions;
+  },
 });
-
-module.exports = { HTTPParser, methods, allMethods, versions, install, uninstall, isInstalled };

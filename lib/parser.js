@@ -84,11 +84,26 @@ const kConsumer = Symbol('llhttp-napi consumer');
 function consumedPush(chunk) {
   if (chunk !== null && this._paused !== true && this.readableFlowing === true &&
       this.readableLength === 0 && !this.destroyed) {
-    this[kConsumer](chunk);
+    const parser = this.parser;
+    if (parser instanceof HTTPParser) {
+      // As with the built-in reading in C++: pending ticks run after each
+      // kOnBody and kOnHeaders handler.
+      parser._drainTicks = true;
+      try {
+        this[kConsumer](chunk);
+      } finally {
+        parser._drainTicks = false;
+      }
+    } else {
+      this[kConsumer](chunk);
+    }
     return true;
   }
   return Object.getPrototypeOf(this).push.call(this, chunk);
 }
+
+const runPendingTicks = typeof process._tickCallback === 'function' ?
+  process._tickCallback : () => {};
 
 function parseError(bytesParsed, code, reason) {
   const err = new Error('Parse Error');
@@ -145,6 +160,8 @@ class HTTPParser {
     this.lazyHeaders = false;
     this._connections = null;
     this._consumedSocket = null;
+    this._drainTicks = false;
+    this._initCount = 0;
     // The properties Node's lib puts on a parser, present from the start so
     // that every parser has the same shape.
     this._headers = [];
@@ -184,6 +201,7 @@ class HTTPParser {
     state[S_LENIENT] = (lenientFlags | 0) & 1023;
     state[S_REQUEST] = R_RESET;
     this._type = type;
+    this._initCount++;
     this._heldCount = 0;
     this._alwaysFlush = false;
     this._hdrCount = -1;
@@ -289,8 +307,13 @@ class HTTPParser {
         this._native.rewind(input, i, REWIND_FAIL, 0, kind === EV_BODY ? HPE_USER : -1);
         throw deferred ? deferredError : err;
       }
+      if (this._drainTicks && (kind === EV_BODY || kind === EV_HEADERS)) {
+        const initCount = this._initCount;
+        runPendingTicks();
+        // A tick may have closed the parser or given it to a new connection.
+        if (this._closed || this._initCount !== initCount) return this._result();
+      }
       if (answer !== 0) {
-        this._native.rewind(input, i, REWIND_ANSWER, answer, 0);
         if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
         events = this._events;
         count = this._state[S_EVENTS];

@@ -158,12 +158,15 @@ test('fallback: without the addon install() returns false, warns once, http work
   const dir = packageWithoutAddon();
   try {
     const script = `
-      const { install, isInstalled } = require('./lib/install');
+      const llhttp = require('.');
+      const { install, isInstalled } = llhttp;
+      let parserError = 'none';
+      try { llhttp.HTTPParser; } catch (err) { parserError = 'threw'; }
       const warnings = [];
       process.on('warning', (w) => warnings.push(w.code + ': ' + w.message));
       const a = install(); const b = install();
       setImmediate(() => {
-        console.log(JSON.stringify({ a, b, installed: isInstalled(), warnings }));
+        console.log(JSON.stringify({ a, b, installed: isInstalled(), warnings, parserError }));
         ${PROBE}
       });`;
     const r = await runNode(['-e', script], { cwd: dir });
@@ -172,6 +175,7 @@ test('fallback: without the addon install() returns false, warns once, http work
     assert.equal(result.a, false);
     assert.equal(result.b, false);
     assert.equal(result.installed, false);
+    assert.equal(result.parserError, 'threw', 'the parser itself reports the load error');
     assert.equal(result.warnings.length, 1);
     assert.match(result.warnings[0], /^LLHTTP_NAPI_FALLBACK: llhttp-napi could not load its native addon \(.+\); node:http keeps using the built-in HTTP parser\.$/);
     assert.equal(second, 'server=builtin client=builtin');
@@ -189,7 +193,7 @@ test('fallback: without the addon install() returns false, warns once, http work
     assert.notEqual(strict.code, 0);
     assert.equal(strict.stdout, '');
     // warn: false is silent.
-    const quiet = await runNode(['-e', `console.log(require('./lib/install').install({ warn: false }))`], { cwd: dir });
+    const quiet = await runNode(['-e', `console.log(require('.').install({ warn: false }))`], { cwd: dir });
     assert.equal(quiet.stderr, '');
     assert.equal(quiet.stdout.trim(), 'false');
   } finally {
