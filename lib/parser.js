@@ -314,6 +314,7 @@ class HTTPParser {
         if (this._closed || this._initCount !== initCount) return this._result();
       }
       if (answer !== 0) {
+        this._native.rewind(input, i, REWIND_ANSWER, answer, 0);
         if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
         events = this._events;
         count = this._state[S_EVENTS];
