@@ -15,7 +15,7 @@
 //
 //   node benchmark/run.js [--runs=5] [--frag-runs=4] [--rounds=4] [--paired-rounds=3] [--duration=2]
 //        [--clock=cpu|wall] [--no-paired] [--no-e2e] [--no-c] [--headers] [--instructions]
-//        [--out=benchmark/results]
+//        [--out=benchmark/results] [--from-json=benchmark/results/latest.json]
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -392,7 +392,11 @@ function markdown(result, rows) {
   return lines.join('\n');
 }
 
-main().then((result) => {
+// --from-json=FILE: rewrite the table, latest.md and ratios.svg from a saved run.
+const runOrLoad = options['from-json'] ?
+  () => Promise.resolve(JSON.parse(fs.readFileSync(options['from-json'], 'utf8'))) : main;
+
+runOrLoad().then((result) => {
   const rows = summaryRows(result);
   console.log(textTable(rows));
   console.log(`\n(${Math.round(result.elapsedSeconds)} s; ${CLOCK} clock; medians of interleaved fresh-process runs; ` +
@@ -406,7 +410,7 @@ main().then((result) => {
   fs.mkdirSync(OUT, { recursive: true });
   fs.writeFileSync(path.join(OUT, 'latest.md'), markdown(result, rows));
   fs.writeFileSync(path.join(OUT, 'ratios.svg'), renderSvg(rows.map((r) => r.chart).filter(Boolean), result.machine));
-  fs.writeFileSync(path.join(OUT, 'latest.json'), JSON.stringify(result, null, 2));
+  if (!options['from-json']) fs.writeFileSync(path.join(OUT, 'latest.json'), JSON.stringify(result, null, 2));
   console.log(`written: ${path.relative(process.cwd(), path.join(OUT, 'latest.md'))}, ratios.svg, latest.json`);
 }).catch((err) => {
   clearProgress();

@@ -10,7 +10,7 @@ function esc(s) {
 
 // bars: [{ group, label, value, ci: [lo, hi] | null, target, paired: number | null }]
 function renderSvg(bars, machine = {}) {
-  const W = 820, H = 420;
+  const W = 820, H = 432;
   const M = { left: 56, right: 24, top: 54, bottom: 86 };
   const plotW = W - M.left - M.right, plotH = H - M.top - M.bottom;
   const groups = [];
@@ -94,9 +94,10 @@ function renderSvg(bars, machine = {}) {
   }
   // the built-in: 1.0
   out.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${y(1).toFixed(1)}" y2="${y(1).toFixed(1)}" stroke="#222" stroke-width="1.5"/>`);
-  out.push(`<text x="${M.left}" y="${H - 12}" fill="#555" font-size="11">` +
-           'bars: median ratio napi/builtin (green: target met, orange: missed); whiskers: 95% CI (Welch); ' +
-           'blue diamonds: paired steady-state ratio; solid line: built-in = 1.0; dashed: targets</text>');
+  out.push(`<text x="${M.left}" y="${H - 20}" fill="#555" font-size="11">` +
+           'bars: median ratio napi/builtin of fresh-process runs (green: target met, orange: missed); whiskers: 95% CI (Welch)</text>');
+  out.push(`<text x="${M.left}" y="${H - 6}" fill="#555" font-size="11">` +
+           'blue diamonds: paired steady-state ratio (same process / same window); solid line: built-in = 1.0; dashed: targets</text>');
   out.push('</svg>');
   return out.join('\n') + '\n';
 }
