@@ -39,6 +39,8 @@ const HC_PAIRS_SAME = 8;
 const PAIR_NAME_SAME = 1;
 const PAIR_VALUE_SAME = 2;
 const PAIR_RECORDED = 4;
+// Well-known header names, made once; pair tags name them (bits 16..23).
+const KNOWN_NAMES = binding.knownHeaderNames;
 const REWIND_ANSWER = 1;
 const REWIND_FAIL = 2;
 const HPE_USER = 24;
@@ -432,7 +434,7 @@ class HTTPParser {
       // Every pair repeats the previous message's, from the first one on:
       // copy the previous message's strings in one go.
       repeated = (flags & HC_PAIRS_SAME) !== 0 && this._prevEpoch === epoch - 1 &&
-        count > 0 && (this._pairs[first * PAIR_SLOTS + 4] >> 3) === 0;
+        count > 0 && ((this._pairs[first * PAIR_SLOTS + 4] >> 3) & 0x1fff) === 0;
       headers = repeated ? this._prevPairs.slice(0, 2 * count) :
         this._headerArray(first, count, epoch);
     }
@@ -613,11 +615,13 @@ class HTTPParser {
     let block = null;
     for (let i = 0, p = first * PAIR_SLOTS; i < count; i++, p += PAIR_SLOTS) {
       const tag = pairs[p + 4];
-      const k = (tag >> 3) * 2;
+      const k = ((tag >> 3) & 0x1fff) * 2;
       let name;
       let value;
       if (reuse && (tag & PAIR_NAME_SAME) !== 0) {
         name = prev[k];
+      } else if (tag >= 0x10000) {
+        name = KNOWN_NAMES[(tag >> 16) - 1];
       } else {
         if (block === null) block = this._block(first, count);
         name = block.slice(pairs[p] - lo, pairs[p + 1] - lo);

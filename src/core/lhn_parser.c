@@ -175,6 +175,57 @@ static inline int32_t *pair_at(lhn_parser *p, uint32_t index) {
   return p->pairs + (size_t)index * LHN_PAIR_SLOTS;
 }
 
+/* Well-known header names, both as usually written and in lower case,
+ * sorted by length; see lhn_known_names(). */
+static const char *const known_names[138] = {
+  "TE", "te", "Age", "DNT", "Via", "age", "dnt", "via", "Date", "ETag", "From", "Host",
+  "Link", "Vary", "date", "etag", "from", "host", "link", "vary", "Allow", "Range",
+  "allow", "range", "Accept", "Cookie", "Expect", "Origin", "Pragma", "Server", "accept",
+  "cookie", "expect", "origin", "pragma", "server", "Expires", "Referer", "Trailer",
+  "Upgrade", "Warning", "expires", "referer", "trailer", "upgrade", "warning", "If-Match",
+  "If-Range", "Location", "Priority", "if-match", "if-range", "location", "priority",
+  "Forwarded", "X-Real-IP", "forwarded", "x-real-ip", "Connection", "Keep-Alive",
+  "Set-Cookie", "User-Agent", "connection", "keep-alive", "set-cookie", "user-agent",
+  "Retry-After", "retry-after", "Content-Type", "X-Request-ID", "content-type",
+  "x-request-id", "Accept-Ranges", "Authorization", "Cache-Control", "Content-Range",
+  "If-None-Match", "Last-Modified", "accept-ranges", "authorization", "cache-control",
+  "content-range", "if-none-match", "last-modified", "Accept-Charset", "Content-Length",
+  "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "Sec-Fetch-User", "accept-charset",
+  "content-length", "sec-fetch-dest", "sec-fetch-mode", "sec-fetch-site", "sec-fetch-user",
+  "Accept-Encoding", "Accept-Language", "X-Forwarded-For", "accept-encoding",
+  "accept-language", "x-forwarded-for", "Content-Encoding", "Content-Language",
+  "Content-Location", "WWW-Authenticate", "X-Forwarded-Host", "X-Requested-With",
+  "content-encoding", "content-language", "content-location", "www-authenticate",
+  "x-forwarded-host", "x-requested-with", "If-Modified-Since", "Sec-WebSocket-Key",
+  "Transfer-Encoding", "X-Forwarded-Proto", "if-modified-since", "sec-websocket-key",
+  "transfer-encoding", "x-forwarded-proto", "Content-Disposition", "If-Unmodified-Since",
+  "Proxy-Authorization", "content-disposition", "if-unmodified-since",
+  "proxy-authorization", "Sec-WebSocket-Version", "sec-websocket-version",
+  "Sec-WebSocket-Extensions", "sec-websocket-extensions", "Strict-Transport-Security",
+  "Upgrade-Insecure-Requests", "strict-transport-security", "upgrade-insecure-requests",
+  "Access-Control-Allow-Origin", "access-control-allow-origin",
+};
+#define KNOWN_MAX_LEN 27
+/* known_names[by_length[n] .. by_length[n + 1]) are the names of length n. */
+static const uint8_t known_by_length[KNOWN_MAX_LEN + 2] = {
+  0, 0, 0, 2, 8, 20, 24, 36, 46, 54, 58, 66, 68, 72, 84, 96, 102, 114, 122, 122, 128, 128, 130, 130, 130, 132, 136, 136, 138,
+};
+
+/* Index + 1 of the well-known name equal to bytes[0..len), or 0. */
+static inline int32_t known_name(const uint8_t *bytes, size_t len) {
+  if (len == 0 || len > KNOWN_MAX_LEN) return 0;
+  for (uint32_t i = known_by_length[len]; i < known_by_length[len + 1]; i++) {
+    const char *name = known_names[i];
+    if ((uint8_t)name[0] == bytes[0] && memcmp(name, bytes, len) == 0) return (int32_t)i + 1;
+  }
+  return 0;
+}
+
+const char *const *lhn_known_names(size_t *count) {
+  *count = sizeof(known_names) / sizeof(known_names[0]);
+  return known_names;
+}
+
 /* ---- reuse tags (see lhn_parser.h) --------------------------------------- */
 
 static int byteset_grow(lhn_parser *p, lhn_byteset *set, size_t bytes, uint32_t pairs) {
@@ -288,12 +339,15 @@ static int32_t finish_pairs(lhn_parser *p, uint32_t first, uint32_t n) {
         tag |= LHN_PAIR_VALUE_SAME;
       }
     }
+    if ((tag & LHN_PAIR_NAME_SAME) == 0) {
+      tag |= known_name(slab + ns, (size_t)(ne - ns)) << LHN_PAIR_KNOWN_SHIFT;
+    }
     span[0] = (uint32_t)ns + shift;
     span[1] = (uint32_t)ne + shift;
     span[2] = (uint32_t)vs + shift;
     span[3] = (uint32_t)ve + shift;
     pair[4] = tag;
-    all_same &= tag;
+    all_same &= tag & (LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME);
   }
   cur->count = k0 + n;
   return all_same == (LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME) ? LHN_HC_PAIRS_SAME : 0;

@@ -82,6 +82,10 @@ enum lhn_event_kind {
 #define LHN_PAIR_VALUE_SAME 2
 #define LHN_PAIR_RECORDED 4
 #define LHN_REUSE_MAX_PAIRS 128
+/* A header name that does not repeat the previous message's but is one of
+ * the well-known names of lhn_known_names() carries its index + 1 in bits
+ * 16..23 of the tag, so that the caller can use a string made once. */
+#define LHN_PAIR_KNOWN_SHIFT 16
 
 /* The built-in parser flushes headers to JavaScript when a message has this
  * many fields pending. */
@@ -245,6 +249,9 @@ void lhn_parser_destroy(lhn_parser *p);
 /* Names of llhttp methods in enum order: the 35 of HTTP_METHOD_MAP when
  * all is 0, the 47 of HTTP_ALL_METHOD_MAP when all is 1. */
 const char *const *lhn_method_names(int all, size_t *count);
+
+/* The well-known header names reuse tags refer to, in index order. */
+const char *const *lhn_known_names(size_t *count);
 
 /* Monotonic clock in nanoseconds (CLOCK_MONOTONIC). */
 uint64_t lhn_now_ns(void);
