@@ -39,6 +39,7 @@ const HC_PAIRS_SAME = 8;
 const PAIR_NAME_SAME = 1;
 const PAIR_VALUE_SAME = 2;
 const PAIR_RECORDED = 4;
+const MAX_RECORDED_PAIRS = 128;
 // Well-known header names, made once; pair tags name them (bits 16..23).
 const KNOWN_NAMES = binding.knownHeaderNames;
 const REWIND_ANSWER = 1;
@@ -154,6 +155,7 @@ class HTTPParser {
     // began).
     this._hdrFirst = 0;
     this._hdrCount = -1;
+    this._hdrEpoch = 0;
     this._trlFirst = 0;
     this._trlCount = -1;
     this._flushUrlStart = 0;
@@ -345,7 +347,7 @@ class HTTPParser {
             const cb = this[kOnHeaders];
             if (typeof cb === 'function') cb.call(this, undefined, this._string(events[at + 4], events[at + 5]));
           }
-          this._unrecorded = events[at + 6];
+          // Header pairs are made (and recorded) by getAllHeaders() if asked.
           return 0;
         }
         if (events[at + EVENT_SLOTS] === EV_HEADERS_COMPLETE &&
@@ -397,6 +399,7 @@ class HTTPParser {
     let flushed = events[at + 3] === -1;
     if (!flushed) this._notePairs(events[at + 2], events[at + 3], 0, 0);
     else if (this._hdrCount < 0) this._hdrCount = 0;
+    this._hdrEpoch = epoch;
     this._replayHeadersDone = true;
     if (this.lazyHeaders && typeof cb === 'function') return this._lazyHeadersComplete(cb, events, at, flushed);
     if (typeof cb !== 'function') {
@@ -458,7 +461,6 @@ class HTTPParser {
   // when an early flush took it.
   _lazyHeadersComplete(cb, events, at, flushed) {
     const flags = events[at + 6];
-    this._unrecorded = events[at + 12];
     let url;
     let method;
     let statusCode;
@@ -503,7 +505,17 @@ class HTTPParser {
   // the window from headers complete to the next message's begin.
   getAllHeaders() {
     if (!this._replayHeadersDone || this._hdrCount <= 0) return [];
-    return this._plainArray(this._hdrFirst, this._hdrCount);
+    const epoch = this._hdrEpoch;
+    const count = this._hdrCount;
+    // The strings made for this message already (kOnHeadersComplete's array).
+    if (this._prevEpoch === epoch && count <= MAX_RECORDED_PAIRS) return this._prevPairs.slice(0, 2 * count);
+    if (this.lazyHeaders && this._unrecorded !== epoch && this._prevEpoch !== epoch) {
+      // Lazy mode: make them now, reusing and recording as at headers complete.
+      const out = this._headerArray(this._hdrFirst, count, epoch);
+      this._endRecording(epoch);
+      return out;
+    }
+    return this._plainArray(this._hdrFirst, count);
   }
 
   // The trailers of the current message, with the same rules.
@@ -533,7 +545,13 @@ class HTTPParser {
         if (b >= 0x41 && b <= 0x5a) b += 0x20;
         if (a !== b) break;
       }
-      if (j === length) return this._string(pairs[p + 2], pairs[p + 3]);
+      if (j === length) {
+        const tag = pairs[p + 4];
+        if (this._prevEpoch === this._hdrEpoch && (tag & PAIR_RECORDED) !== 0) {
+          return this._prevPairs[((tag >> 3) & 0x1fff) * 2 + 1];
+        }
+        return this._string(pairs[p + 2], pairs[p + 3]);
+      }
     }
     return undefined;
   }

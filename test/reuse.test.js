@@ -105,3 +105,36 @@ test('messages whose headers were not made as strings are never reused from', ()
   };
   assert.deepStrictEqual(run(napi), run(builtin));
 });
+
+test('lazy mode: getAllHeaders() equals the built-in\'s arrays over repeating sequences', () => {
+  // Ours in lazy mode, asking for the headers at headers complete on some
+  // messages only (twice on some); the built-in's arrays are the reference.
+  let n = 0;
+  for (const chunks of sequences(11, 150)) {
+    const want = [];
+    const b = new builtin();
+    b.initialize(builtin.REQUEST, {});
+    let pending = [];
+    b[builtin.kOnHeaders] = (h) => { pending.push(...h); };
+    b[builtin.kOnHeadersComplete] = (a, c, h) => { want.push(h || pending); pending = []; };
+    for (const c of chunks) b.execute(Buffer.from(c, 'latin1'));
+
+    const got = [];
+    const p = new napi();
+    p.initialize(napi.REQUEST, {}, 0, 0, undefined, { lazyHeaders: true });
+    let i = 0;
+    p[napi.kOnHeadersComplete] = function(a, c, h) {
+      assert.strictEqual(h, undefined);
+      const k = i++;
+      if (k % 3 === 2) { got.push(null); return; } // not asked: nothing made
+      const all = this.getAllHeaders();
+      if (k % 2 === 0) assert.deepStrictEqual(this.getAllHeaders(), all);
+      got.push(all);
+    };
+    for (const c of chunks) p.execute(Buffer.from(c, 'latin1'));
+    assert.strictEqual(got.length, want.length);
+    got.forEach((g, k) => { if (g !== null) assert.deepStrictEqual(g, want[k]); });
+    n++;
+  }
+  assert.strictEqual(n, 150);
+});
