@@ -52,6 +52,11 @@
 #define HEADER_BYTES 11
 
 /* Cores with header reuse (see the reuse tags section). */
+#ifdef LHN_HC_PAIRS_SAME
+#define HC_PAIRS_SAME LHN_HC_PAIRS_SAME
+#else
+#define HC_PAIRS_SAME 0
+#endif
 #ifdef LHN_HC_URL_SAME
 #define HAVE_REUSE 1
 #define HC_URL_SAME LHN_HC_URL_SAME
@@ -221,6 +226,17 @@ static void check_pairs(const lhn_parser *p, int32_t first, int32_t count) {
   }
 }
 
+/* "All pairs repeat the previous message's" must mean every pair is tagged
+ * with both the name and the value repeating. */
+static void check_pairs_same(const lhn_parser *p, int32_t first, int32_t count, int32_t flag) {
+  if (!flag) return;
+  ASSERT(count > 0);
+  for (int32_t i = first; i < first + count; i++) {
+    int32_t tag = p->pairs[(size_t)i * LHN_PAIR_SLOTS + 4];
+    ASSERT((tag & 3) == 3);
+  }
+}
+
 static void check_state(const lhn_parser *p) {
   const lhn_state *st = &p->st;
   ASSERT(st->slab_len <= p->slab_cap);
@@ -267,15 +283,18 @@ static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
       case LHN_EV_HEADERS:
         /* may be empty: with have_flushed every headers complete flushes */
         check_pairs(p, ev[2], ev[3]);
+        check_pairs_same(p, ev[2], ev[3], ev[7] & HC_PAIRS_SAME);
         ASSERT(ev[3] < LHN_MAX_PENDING_FIELDS);
         check_range(p, ev[4], ev[5]);
         if (c->type == HTTP_RESPONSE) ASSERT(ev[4] == ev[5]);
         break;
       case LHN_EV_HEADERS_COMPLETE:
         if (ev[3] != -1) check_pairs(p, ev[2], ev[3]);
+        if (ev[3] != -1) check_pairs_same(p, ev[2], ev[3], ev[6] & HC_PAIRS_SAME);
+        else ASSERT((ev[6] & HC_PAIRS_SAME) == 0);
         ASSERT(ev[3] < LHN_MAX_PENDING_FIELDS);
         check_range(p, ev[4], ev[5]);
-        ASSERT((ev[6] & ~(LHN_HC_UPGRADE | LHN_HC_KEEP_ALIVE | HC_URL_SAME)) == 0);
+        ASSERT((ev[6] & ~(LHN_HC_UPGRADE | LHN_HC_KEEP_ALIVE | HC_URL_SAME | HC_PAIRS_SAME)) == 0);
         ASSERT(ev[7] >= 0 && ev[7] <= 999);
         ASSERT(ev[8] >= 0 && ev[8] <= 46);
         ASSERT(ev[9] >= 0 && ev[9] <= 9 && ev[10] >= 0 && ev[10] <= 9);
@@ -353,6 +372,21 @@ static void model_pairs(model_t *mo, const lhn_parser *p, int32_t first, int32_t
     uint32_t k = m->count++;
     if (tag == 0) continue; /* not recorded (past LHN_REUSE_MAX_PAIRS, or no room) */
     ASSERT((tag & LHN_PAIR_RECORDED) != 0);
+#ifdef LHN_PAIR_KNOWN_SHIFT
+    {
+      /* a well-known name's index, only on names that do not repeat */
+      int32_t known = tag >> LHN_PAIR_KNOWN_SHIFT;
+      if (known != 0) {
+        size_t n_known;
+        const char *const *names = lhn_known_names(&n_known);
+        ASSERT((tag & LHN_PAIR_NAME_SAME) == 0 && (size_t)known <= n_known);
+        const char *name = names[known - 1];
+        ASSERT(strlen(name) == (size_t)(pr[1] - pr[0]) &&
+               memcmp(name, p->slab + pr[0], (size_t)(pr[1] - pr[0])) == 0);
+      }
+      tag &= (1 << LHN_PAIR_KNOWN_SHIFT) - 1;
+    }
+#endif
     ASSERT((uint32_t)(tag >> 3) == k);
     ASSERT(k < LHN_REUSE_MAX_PAIRS);
     if (tag & (LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME)) {
@@ -467,7 +501,7 @@ static void describe_event(buf_t *b, const lhn_parser *p, uint32_t i, const char
       put_str(b, p, ev[4], ev[5]);
       {
         /* URL_SAME is a reuse hint, not what the handler sees */
-        int32_t slots[5] = {ev[6] & ~HC_URL_SAME, ev[7], ev[8], ev[9], ev[10]};
+        int32_t slots[5] = {ev[6] & ~(HC_URL_SAME | HC_PAIRS_SAME), ev[7], ev[8], ev[9], ev[10]};
         buf_put(b, slots, sizeof slots);
       }
       break;
