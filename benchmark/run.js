@@ -63,6 +63,26 @@ function clearProgress() {
 
 // ------------------------------------------------------------- machine ----
 
+// What is being measured: the addon binary's digest and the checkout's
+// revision (others may rebuild the addon in a shared checkout mid-run).
+function buildIdentity() {
+  const crypto = require('node:crypto');
+  const { execFileSync } = require('node:child_process');
+  const out = { addon: null, revision: null, dirty: null };
+  try {
+    const file = path.join(common.ROOT, 'build', 'Release', 'llhttp_napi.node');
+    out.addon = crypto.createHash('sha1').update(fs.readFileSync(file)).digest('hex').slice(0, 12);
+  } catch {
+    out.addon = 'missing';
+  }
+  try {
+    const git = (args) => execFileSync('git', args, { cwd: common.ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    out.revision = git(['rev-parse', '--short', 'HEAD']);
+    out.dirty = git(['status', '--porcelain', '--', 'lib', 'src', 'binding.gyp']).split('\n').filter(Boolean).length;
+  } catch {}
+  return out;
+}
+
 function machine() {
   const cpus = os.cpus();
   let addon = {};
@@ -80,6 +100,7 @@ function machine() {
     addon,
     date: new Date().toISOString(),
     loadavgStart: os.loadavg(),
+    build: buildIdentity(),
   };
 }
 
@@ -114,6 +135,9 @@ function headersRuns(runs) {
 
 async function main() {
   const info = machine();
+  if (info.addon.error || info.build.addon === 'missing') {
+    throw new Error(`the addon does not load (${info.addon.error || 'no build/Release/llhttp_napi.node'}): run npm run build first`);
+  }
   const result = { machine: info, targets: TARGETS, settings: { RUNS, FRAG_RUNS, ROUNDS, DURATION, CLOCK } };
 
   // Raw llhttp runs between the JavaScript phases, so that it sees the
@@ -197,6 +221,11 @@ async function main() {
   }
   clearProgress();
   result.machine.loadavgEnd = os.loadavg();
+  result.machine.buildEnd = buildIdentity();
+  if (result.machine.buildEnd.addon !== info.build.addon) {
+    result.warning = `the addon changed during the run (${info.build.addon} → ${result.machine.buildEnd.addon}): ` +
+      'someone rebuilt it; the figures mix builds (and may include failures): run again';
+  }
   result.elapsedSeconds = (Date.now() - started) / 1000;
   return result;
 }
@@ -316,7 +345,10 @@ function markdown(result, rows) {
   lines.push(`- date: ${m.date}`);
   lines.push(`- machine: ${m.cpu}, ${m.cores} cores, ${m.os}`);
   lines.push(`- Node ${m.node} (built-in parser: llhttp ${m.builtinLlhttp})`);
-  lines.push(`- llhttp-napi ${m.addon.addon || '?'}, linked llhttp ${m.addon.llhttp || '?'}, N-API ${m.addon.napi || '?'}`);
+  lines.push(`- llhttp-napi ${m.addon.addon || '?'}, linked llhttp ${m.addon.llhttp || '?'}, N-API ${m.addon.napi || '?'}` +
+             (m.build ? `; revision ${m.build.revision}${m.build.dirty ? ` with ${m.build.dirty} uncommitted change(s) in lib/src` : ''}, ` +
+               `addon binary sha1 ${m.build.addon}` : ''));
+  if (result.warning) lines.push(`- **warning: ${result.warning}**`);
   lines.push(`- suite time: ${Math.round(result.elapsedSeconds)} s; load average (1 min) ` +
              `${m.loadavgStart[0].toFixed(2)} at the start, ${m.loadavgEnd[0].toFixed(2)} at the end ` +
              '(other work on the machine adds noise; the interleaving spreads it over both parsers)');
@@ -412,6 +444,7 @@ runOrLoad().then((result) => {
   fs.writeFileSync(path.join(OUT, 'ratios.svg'), renderSvg(rows.map((r) => r.chart).filter(Boolean), result.machine));
   if (!options['from-json']) fs.writeFileSync(path.join(OUT, 'latest.json'), JSON.stringify(result, null, 2));
   console.log(`written: ${path.relative(process.cwd(), path.join(OUT, 'latest.md'))}, ratios.svg, latest.json`);
+  if (result.warning) console.log(`WARNING: ${result.warning}`);
 }).catch((err) => {
   clearProgress();
   console.error(err.stack || err.message);
