@@ -58,6 +58,7 @@ const S_GENERATION = 7;
 const S_HEADERS_DONE = 8;
 const S_PAIR_SHIFT = 9;
 const S_SLAB_SHIFT = 10;
+const S_UPGRADED = 11;
 const S_SLOTS = 12;
 const R_RESET = 1;
 const R_PAUSE = 2;
@@ -325,6 +326,9 @@ class HTTPParser {
       }
     }
     if (deferred) throw deferredError;
+    // The built-in resumes llhttp after an upgrade stops it, which also
+    // undoes a pause() made by a handler of this execute().
+    if (this._state[S_UPGRADED] !== 0) this._state[S_REQUEST] &= ~R_PAUSE;
     return this._result();
   }
 

@@ -28,6 +28,7 @@ enum StateSlot {
   S_HEADERS_DONE = 8, // native -> JS: headers of the current message complete
   S_PAIR_SHIFT = 9,   // native -> JS: pair indices moved down by the last execute
   S_SLAB_SHIFT = 10,  // native -> JS: slab offsets moved down by the last execute
+  S_UPGRADED = 11,    // native -> JS: an upgrade stopped the last call
   S_SLOTS = 12        // then one float64: message start in ms, 0 when idle
 };
 enum Request { R_RESET = 1, R_PAUSE = 2, R_RESUME = 4 };
@@ -104,6 +105,7 @@ class Parser : public Napi::ObjectWrap<Parser> {
     state_[S_EVENTS] = static_cast<int32_t>(core_.event_count);
     state_[S_NREAD] = static_cast<int32_t>(result.bytes_parsed);
     state_[S_ERROR] = result.error;
+    state_[S_UPGRADED] = result.upgraded;
     state_[S_HEADERS_DONE] = core_.st.headers_completed;
     state_[S_PAIR_SHIFT] = static_cast<int32_t>(core_.compacted_pairs);
     state_[S_SLAB_SHIFT] = static_cast<int32_t>(core_.compacted_bytes);

@@ -645,16 +645,18 @@ static void report(lhn_parser *p, const char *data, size_t len, llhttp_errno_t e
                    lhn_result *out) {
   llhttp_t *ll = &p->st.llhttp;
   size_t nread = len;
+  int upgraded = 0;
   if (err != HPE_OK) {
     const char *pos = llhttp_get_error_pos(ll);
     nread = (data && pos >= data && pos <= data + len) ? (size_t)(pos - data) : 0;
     if (err == HPE_PAUSED_UPGRADE) {
       err = HPE_OK;
       llhttp_resume_after_upgrade(ll);
-      p->st.upgraded = 1;
+      upgraded = 1;
     }
   }
   out->bytes_parsed = nread;
+  out->upgraded = upgraded;
   out->error = HPE_OK;
   out->code = NULL;
   out->code_len = 0;

@@ -111,6 +111,7 @@ typedef void *(*lhn_grow_fn)(void *ctx, enum lhn_buffer_id id, void *old,
 /* Result of lhn_parser_execute / lhn_parser_finish. */
 typedef struct lhn_result {
   int error;           /* llhttp_errno_t; HPE_OK when none to report */
+  int upgraded;        /* an upgrade stopped parsing in this call */
   size_t bytes_parsed; /* as the built-in computes it */
   const char *code;    /* error code name, e.g. "HPE_INVALID_METHOD" */
   size_t code_len;
@@ -147,7 +148,6 @@ typedef struct lhn_state {
   uint8_t have_flushed;
   uint8_t headers_completed;
   uint8_t in_message;
-  uint8_t upgraded;          /* an upgrade stopped parsing at least once */
   uint8_t reset_on_begin;    /* the next message begin empties the slab */
 } lhn_state;
 

@@ -261,7 +261,7 @@ static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
     /* a clean execute consumes everything, unless it stopped for an upgrade
      * (which also hides errors while the upgrade flag is set) */
     if (!finishing && !p->st.llhttp.upgrade && r->bytes_parsed != input_len) {
-      ASSERT(p->st.upgraded);
+      ASSERT(r->upgraded);
       ASSERT(p->event_count > 0 &&
              ev_at(p, p->event_count - 1)[0] == LHN_EV_MESSAGE_COMPLETE);
     }
@@ -637,9 +637,6 @@ static void run_execute(run_t *r, const char *data, size_t len, uint32_t *rng) {
                   p->st.llhttp.error != HPE_PAUSED_UPGRADE;
   int was_error_code = p->st.llhttp.error;
   r->hook.failed = 0;
-  /* st.upgraded is only ever set by the core: clear it to learn whether this
-   * execute stopped at an upgrade (a 101 response stops without the flag) */
-  p->st.upgraded = 0;
   lhn_parser_execute(p, data, len, &res);
   note_state(&p->st.llhttp, (uint32_t)c->type);
   check_events(p, c, len, &res, 0);
@@ -713,7 +710,7 @@ static void run_execute(run_t *r, const char *data, size_t len, uint32_t *rng) {
     r->log.consumed += len;
     return;
   }
-  if (p->st.llhttp.upgrade || p->st.upgraded) {
+  if (p->st.llhttp.upgrade || res.upgraded) {
     /* the caller hands the rest of the stream to the upgrade */
     buf_t b = {0};
     uint64_t at = r->log.consumed + res.bytes_parsed;
