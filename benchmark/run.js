@@ -270,7 +270,8 @@ function summaryRows(result) {
       paired: e.pairedStats ? `${fmtRatio(e.pairedStats.geoMean, 3)}` +
         (e.pairedStats.ci ? ` (${fmtCi(e.pairedStats.ci, 3)})` : '') : '—',
       chart: s ? { group: 'e2e', label: 'req per CPU-s', value: 1 / s.ratio,
-        ci: s.ci ? [1 / s.ci[1], 1 / s.ci[0]] : null, target: 1 / TARGETS.e2eCpu,
+        // the inverse of an interval reaching 0 or below is unbounded above
+        ci: s.ci ? [1 / s.ci[1], s.ci[0] > 0 ? 1 / s.ci[0] : Infinity] : null, target: 1 / TARGETS.e2eCpu,
         paired: e.pairedStats ? 1 / e.pairedStats.geoMean : null } : null,
     });
     for (const [what, key] of [['nextTicks', 'ticksPerRequest'], ['emits', 'emitsPerRequest']]) {
