@@ -119,6 +119,15 @@ function parseError(bytesParsed, code, reason) {
 
 class HTTPParser {
   constructor() {
+    // The seven handler slots exist from the start: a missing slot would be
+    // a hole that every lookup resolves through the prototype chain.
+    this[0] = null;
+    this[1] = null;
+    this[2] = null;
+    this[3] = null;
+    this[4] = null;
+    this[5] = null;
+    this[6] = null;
     this._native = new NativeParser();
     this._exec = this._native.executor();
     this._generation = -1;
@@ -148,6 +157,8 @@ class HTTPParser {
     this._curPairs = [];
     this._prevEpoch = 0;
     this._unrecorded = 0;
+    this._msgCopied = false;
+    this._msgRecorded = false;
     this._prevText = '';
     this._prevTextEpoch = 0;
     // The current message's header and trailer pairs in the pair table, for
@@ -337,6 +348,8 @@ class HTTPParser {
     switch (kind) {
       case EV_MESSAGE_BEGIN: {
         this._replayHeadersDone = false;
+        this._msgCopied = false;
+        this._msgRecorded = false;
         this._hdrCount = -1;
         this._trlCount = -1;
         const cb = this[kOnMessageBegin];
@@ -368,9 +381,11 @@ class HTTPParser {
           // Pairs held back at headers complete go out with these (trailers).
           const first = this._heldCount > 0 ? this._heldFirst : events[at + 2];
           const count = this._heldCount + events[at + 3];
+          const headers = this._replayHeadersDone || this._heldCount > 0 ?
+            this._headerArray(first, count, events[at + 6]) :
+            this._pairsFor(first, count, events[at + 6], events[at + 7]);
           this._releaseHeld();
-          cb.call(this, this._headerArray(first, count, events[at + 6]),
-                  this._string(events[at + 4], events[at + 5]));
+          cb.call(this, headers, this._string(events[at + 4], events[at + 5]));
         } else if (events[at + 3] !== 0) {
           this._unrecorded = events[at + 6];
         }
@@ -417,34 +432,24 @@ class HTTPParser {
       this._unrecorded = epoch;
       return 0;
     }
+    const flags = events[at + 6];
     if (!flushed && this._alwaysFlush) {
       // After such a late flush the built-in flushes every message's headers.
       const hcb = this[kOnHeaders];
       if (typeof hcb === 'function') {
-        hcb.call(this, this._headerArray(events[at + 2], events[at + 3], epoch),
+        hcb.call(this, this._pairsFor(events[at + 2], events[at + 3], epoch, flags & HC_PAIRS_SAME),
                  this._type === REQUEST ? this._string(events[at + 4], events[at + 5]) : '');
       } else {
         this._unrecorded = epoch;
       }
       flushed = true;
     }
-    const flags = events[at + 6];
     let headers;
     let url;
     let method;
     let statusCode;
     let statusMessage;
-    let repeated = false;
-    if (!flushed) {
-      const first = events[at + 2];
-      const count = events[at + 3];
-      // Every pair repeats the previous message's, from the first one on:
-      // copy the previous message's strings in one go.
-      repeated = (flags & HC_PAIRS_SAME) !== 0 && this._prevEpoch === epoch - 1 &&
-        count > 0 && ((this._pairs[first * PAIR_SLOTS + 4] >> 3) & 0x1fff) === 0;
-      headers = repeated ? this._prevPairs.slice(0, 2 * count) :
-        this._headerArray(first, count, epoch);
-    }
+    if (!flushed) headers = this._pairsFor(events[at + 2], events[at + 3], epoch, flags & HC_PAIRS_SAME);
     if (this._type === REQUEST) {
       if (!flushed) url = this._text(events[at + 4], events[at + 5], flags, epoch);
       method = events[at + 8];
@@ -452,8 +457,7 @@ class HTTPParser {
       statusCode = events[at + 7];
       statusMessage = this._text(events[at + 4], events[at + 5], flags, epoch);
     }
-    if (repeated) this._prevEpoch = epoch; // the previous strings are this message's too
-    else this._endRecording(epoch);
+    this._endRecording(epoch);
     const ret = cb.call(this, events[at + 9], events[at + 10], headers, method, url,
                         statusCode, statusMessage, (flags & HC_UPGRADE) !== 0,
                         (flags & HC_KEEP_ALIVE) !== 0);
@@ -587,8 +591,18 @@ class HTTPParser {
   // The strings made for this message's header pairs become the ones to
   // reuse for the next message, unless some pairs were never made.
   _endRecording(epoch) {
-    if (this._unrecorded === epoch) {
+    const copied = this._msgCopied;
+    const recorded = this._msgRecorded;
+    this._msgCopied = false;
+    this._msgRecorded = false;
+    if (this._unrecorded === epoch || (copied && recorded)) {
       this._prevEpoch = 0;
+      return;
+    }
+    if (copied) {
+      // Every pair repeated the previous message's: its strings are this
+      // message's too.
+      this._prevEpoch = epoch;
       return;
     }
     const pairs = this._prevPairs;
@@ -621,6 +635,19 @@ class HTTPParser {
 
   _string(start, end) {
     return end > start ? this._slab.latin1Slice(start, end) : '';
+  }
+
+  // The header array of header pairs [first, first + count) of a message:
+  // when the core says they all repeat the previous message's, a copy of
+  // the previous strings; otherwise made (and recorded) pair by pair.
+  _pairsFor(first, count, epoch, same) {
+    if (same !== 0 && count > 0 && this._prevEpoch === epoch - 1) {
+      const k = ((this._pairs[first * PAIR_SLOTS + 4] >> 3) & 0x1fff) * 2;
+      this._msgCopied = true;
+      return this._prevPairs.slice(k, k + 2 * count);
+    }
+    if (count > 0) this._msgRecorded = true;
+    return this._headerArray(first, count, epoch);
   }
 
   // A flat [name, value, ...] array of pairs [first, first + count). Names
