@@ -8,9 +8,9 @@
 //        [--no-minimize]   skip minimising
 //        [--case SEED:IDX] run one case and print both records
 //        [--json FILE]     write the summary as JSON
-//        [--empty-executes] also execute Buffer.alloc(0) between chunks
-//        [--known-mismatches] do not steer around known mismatches (pause in a
-//                          handler + upgrade; kOnHeaders left unset)
+//        [--no-empty-executes] no empty executes between chunks
+//        [--known-mismatches] do not steer around known mismatches (kOnHeaders
+//                          or kOnHeadersComplete left unset)
 // Exit status 1 when there was a mismatch.
 
 const fs = require('node:fs');
@@ -20,7 +20,7 @@ const { compareCase, reproSnippet } = require('../test/support/differential-harn
 const { HTTPParser } = require(path.resolve(__dirname, '..'));
 
 function parseArgs(argv) {
-  const o = { cases: 10000, seed: 1, start: 0, show: 3, minimize: true, one: null, json: null, empty: false };
+  const o = { cases: 10000, seed: 1, start: 0, show: 3, minimize: true, one: null, json: null, empty: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--cases') o.cases = Number(argv[++i]);
@@ -30,7 +30,7 @@ function parseArgs(argv) {
     else if (a === '--no-minimize') o.minimize = false;
     else if (a === '--case') o.one = argv[++i];
     else if (a === '--json') o.json = argv[++i];
-    else if (a === '--empty-executes') o.empty = true;
+    else if (a === '--no-empty-executes') o.empty = false;
     else if (a === '--known-mismatches') o.known = true;
     else throw new Error(`differential: unknown argument ${a}`);
   }

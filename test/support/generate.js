@@ -412,7 +412,7 @@ function split(r, buf, tags) {
 
 const LENIENT_BITS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 
-// options.emptyExecutes: also execute Buffer.alloc(0) between chunks
+// options.emptyExecutes: also execute empty buffers between chunks (default on)
 // options.missingHandlers: handlers a case may leave unset (default MISSABLE;
 //   kOnHeaders and kOnHeadersComplete are left out while known mismatches
 //   stand, see test/differential.test.js)
@@ -457,7 +457,7 @@ function generateCase(seed, index, nested = false, options = {}) {
   if (r.chance(0.1)) maxHeaderSize = r.pick([1, 10, 20, 50, 100, 200, 1000, 16385, 100000]);
   const chunks = split(r, input, tags);
   // between executes: pause()+resume(), or an execute while paused
-  const opKinds = options.emptyExecutes ? ['pause-resume', 'paused', 'empty', 'empty'] : ['pause-resume', 'paused'];
+  const opKinds = options.emptyExecutes !== false ? ['pause-resume', 'paused', 'empty', 'empty'] : ['pause-resume', 'paused'];
   const ops = chunks.map(() => (r.chance(0.03) ? r.pick(opKinds) : null));
   if (ops.some((o) => o && o.startsWith('pause'))) tags.add('pause');
   if (ops.includes('empty')) tags.add('empty-execute');
