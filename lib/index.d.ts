@@ -99,6 +99,11 @@ export interface InstallOptions {
   warn?: boolean;
   /** Throw instead of falling back when the addon cannot load (default false). */
   strict?: boolean;
+  /**
+   * Also install the IncomingMessage fast paths (fast dump of unread, fully received
+   * messages; one-tick clean destroy). Default true; uninstall() removes them.
+   */
+  incoming?: boolean;
 }
 
 /** Make node:http / node:https use llhttp-napi for new connections; false on fallback. */

@@ -14,6 +14,10 @@
 //
 // Connection tracking (closeAllConnections, closeIdleConnections,
 // headersTimeout, requestTimeout) for our parsers is in ./connections.js.
+//
+// options.incoming (default true) also puts the IncomingMessage fast paths
+// of ./incoming.js in place (fast dump, one-tick clean destroy); uninstall()
+// takes them off.
 
 let installed = false;
 let warned = false;
@@ -54,7 +58,7 @@ function validateOptions(options) {
   if (typeof options !== 'object') {
     throw new TypeError('llhttp-napi: install(options): options must be an object');
   }
-  for (const key of ['warn', 'strict']) {
+  for (const key of ['warn', 'strict', 'incoming']) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean') {
       throw new TypeError(`llhttp-napi: install(options): options.${key} must be a boolean`);
     }
@@ -149,6 +153,7 @@ function install(options) {
   }
   list.length = 0;
   parsers.ctor = ourCtor;
+  if (opts.incoming !== false) require('./incoming').patch();
   installed = true;
   return true;
 }
@@ -164,6 +169,7 @@ function uninstall() {
   for (let i = 0; i < stash.length && list.length < parsers.max; i++) list.push(stash[i]);
   stash.length = 0;
   if (parsers.ctor === ourCtor) parsers.ctor = origCtor;
+  require('./incoming').unpatch();
   installed = false;
   return true;
 }
