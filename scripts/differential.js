@@ -9,6 +9,7 @@
 //        [--case SEED:IDX] run one case and print both records
 //        [--json FILE]     write the summary as JSON
 //        [--no-empty-executes] no empty executes between chunks
+//        [--throwing]      a handler throws now and then (open mismatches)
 //        [--known-mismatches] do not steer around known mismatches (kOnHeaders
 //                          or kOnHeadersComplete left unset)
 // Exit status 1 when there was a mismatch.
@@ -20,7 +21,7 @@ const { compareCase, reproSnippet } = require('../test/support/differential-harn
 const { HTTPParser } = require(path.resolve(__dirname, '..'));
 
 function parseArgs(argv) {
-  const o = { cases: 10000, seed: 1, start: 0, show: 3, minimize: true, one: null, json: null, empty: true };
+  const o = { cases: 10000, seed: 1, start: 0, show: 3, minimize: true, one: null, json: null, empty: true, throwing: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--cases') o.cases = Number(argv[++i]);
@@ -31,6 +32,7 @@ function parseArgs(argv) {
     else if (a === '--case') o.one = argv[++i];
     else if (a === '--json') o.json = argv[++i];
     else if (a === '--no-empty-executes') o.empty = false;
+    else if (a === '--throwing') o.throwing = true;
     else if (a === '--known-mismatches') o.known = true;
     else throw new Error(`differential: unknown argument ${a}`);
   }
@@ -86,6 +88,7 @@ function minimize(tc, stillFails) {
   attempt(withInput(best, best.input, []));
   if ((best.ops || []).some(Boolean)) attempt({ ...best, ops: [] });
   if (best.view !== 'buffer') attempt({ ...best, view: 'buffer' });
+  if (best.missing && best.missing.length) attempt({ ...best, missing: [] });
   if (best.answers.length > 1) attempt({ ...best, answers: best.answers.slice(0, 1) });
   if ((best.pauseInHeadersComplete || []).length) attempt({ ...best, pauseInHeadersComplete: [] });
   if (best.finish) attempt({ ...best, finish: false });
@@ -131,6 +134,7 @@ function showCase(tc, res) {
     `answers=${JSON.stringify(tc.answers)} finish=${tc.finish} view=${tc.view} ` +
     `missing=${JSON.stringify(tc.missing || [])} ops=${JSON.stringify(tc.ops || [])} ` +
     `pauseInHeadersComplete=${JSON.stringify(tc.pauseInHeadersComplete || [])} prelude=${tc.prelude ? tc.prelude.id : 'none'} ` +
+    `throwAt=${JSON.stringify(tc.throwAt || null)} ` +
     `tags=${(tc.tags || []).join(',')}`);
   lines.push(`  chunks: ${brief(tc.chunks.map((c) => c.toString('latin1')))}`);
   if (res.status === 'mismatch') {
@@ -145,7 +149,7 @@ function main() {
   const o = parseArgs(process.argv.slice(2));
   if (o.one) {
     const [seed, idx] = o.one.split(':').map(Number);
-    const tc = generateCase(seed, idx, { emptyExecutes: o.empty, missingHandlers: o.known ? ALL_HANDLERS : undefined });
+    const tc = generateCase(seed, idx, { emptyExecutes: o.empty, throwing: o.throwing, missingHandlers: o.known ? ALL_HANDLERS : undefined });
     tc.knownMismatches = o.known;
     const res = compareCase(HTTPParser, tc);
     console.log(showCase(tc, res));
@@ -159,7 +163,7 @@ function main() {
   const known = new Map();
   const groups = new Map();
   for (let i = o.start; i < o.start + o.cases; i++) {
-    const tc = generateCase(o.seed, i, { emptyExecutes: o.empty, missingHandlers: o.known ? ALL_HANDLERS : undefined });
+    const tc = generateCase(o.seed, i, { emptyExecutes: o.empty, throwing: o.throwing, missingHandlers: o.known ? ALL_HANDLERS : undefined });
     tc.knownMismatches = o.known;
     const res = compareCase(HTTPParser, tc);
     counts[res.status]++;

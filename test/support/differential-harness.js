@@ -93,6 +93,22 @@ function drive(P, p, tc, steps, prelude) {
   p[P.kOnBody] = (b) => { events.push(['body', Buffer.from(b).toString('latin1')]); };
   p[P.kOnMessageComplete] = () => { events.push(['complete']); };
   for (const name of tc.missing || []) p[P[name]] = null;
+  if (tc.throwAt) {
+    // the n-th call of one handler throws (after recording its event)
+    const { name, n } = tc.throwAt;
+    const inner = p[P[name]];
+    let calls = 0;
+    if (typeof inner === 'function') {
+      p[P[name]] = function (...args) {
+        const r = inner.apply(this, args);
+        if (++calls === n) {
+          events.push(['threw', name]);
+          throw new Error('handler threw');
+        }
+        return r;
+      };
+    }
+  }
   const push = (op, length, result) => {
     steps.push({ op, length, events, result, prelude });
     events = [];
@@ -188,7 +204,7 @@ function strictDiff(a, b) {
       ((x.op === 'finish' || x.op === 'pausedFinish') && rx[0] === 'error' && rx[3] !== 0);
     const comparable = (r) => (garbage && r[0] === 'error' ? r.slice(0, 3) : r);
     if (!same(comparable(rx), comparable(ry))) return { step: i, builtin: x, ours: y };
-    if (rx[0] === 'error' && x.op === 'execute') errored = true;
+    if ((rx[0] === 'error' || rx[0] === 'throw') && x.op === 'execute') errored = true;
   }
   return null;
 }
@@ -327,6 +343,7 @@ function reproSnippet(tc) {
     tc.finish ? "  { const r = p.finish(); ev.push(r instanceof Error ? ['finishError', r.code, r.reason] : ['finish']); }" : '',
     (tc.ops || []).some(Boolean) || (tc.pauseInHeadersComplete || []).length || tc.prelude || (tc.view && tc.view !== 'buffer')
       ? '  // (also needs: ' + JSON.stringify({ ops: tc.ops, pauseInHeadersComplete: tc.pauseInHeadersComplete, view: tc.view, prelude: tc.prelude && tc.prelude.id }) + ')' : '',
+    tc.throwAt ? '  // (and the handler ' + JSON.stringify(tc.throwAt) + ' throws on that call, after recording)' : '',
     "  console.log(P === B ? 'builtin' : 'ours   ', JSON.stringify(ev));",
     '}',
   ].filter(Boolean).join('\n');

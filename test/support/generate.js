@@ -469,6 +469,13 @@ function generateCase(seed, index, nested = false, options = {}) {
   const missable = options.missingHandlers || MISSABLE;
   const missing = r.chance(0.05) && missable.length ? [r.pick(missable)] : [];
   if (missing.length) tags.add('missing-handler');
+  // one handler throws (options.throwing; off by default while mismatches
+  // found there are open: see scripts/differential.js --throwing)
+  let throwAt = null;
+  if (r.chance(0.04) && options.throwing) {
+    throwAt = { name: r.pick(['kOnHeaders', 'kOnHeadersComplete', 'kOnBody', 'kOnMessageComplete', 'kOnMessageBegin']), n: r.range(1, 3) };
+    tags.add('handler-throws');
+  }
   // the same parser lived before (Node reuses parsers through a FreeList)
   let prelude = null;
   if (!nested && r.chance(0.05)) {
@@ -488,6 +495,7 @@ function generateCase(seed, index, nested = false, options = {}) {
     pauseInHeadersComplete,
     view,
     missing,
+    throwAt,
     prelude,
     tags: [...tags],
   };
