@@ -9,7 +9,7 @@
 //        [--case SEED:IDX] run one case and print both records
 //        [--json FILE]     write the summary as JSON
 //        [--no-empty-executes] no empty executes between chunks
-//        [--throwing]      a handler throws now and then (open mismatches)
+//        [--no-throwing]   no handler throws
 //        [--known-mismatches] do not steer around known mismatches (kOnHeaders
 //                          or kOnHeadersComplete left unset)
 // Exit status 1 when there was a mismatch.
@@ -21,7 +21,7 @@ const { compareCase, reproSnippet } = require('../test/support/differential-harn
 const { HTTPParser } = require(path.resolve(__dirname, '..'));
 
 function parseArgs(argv) {
-  const o = { cases: 10000, seed: 1, start: 0, show: 3, minimize: true, one: null, json: null, empty: true, throwing: false };
+  const o = { cases: 10000, seed: 1, start: 0, show: 3, minimize: true, one: null, json: null, empty: true, throwing: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--cases') o.cases = Number(argv[++i]);
@@ -32,7 +32,7 @@ function parseArgs(argv) {
     else if (a === '--case') o.one = argv[++i];
     else if (a === '--json') o.json = argv[++i];
     else if (a === '--no-empty-executes') o.empty = false;
-    else if (a === '--throwing') o.throwing = true;
+    else if (a === '--no-throwing') o.throwing = false;
     else if (a === '--known-mismatches') o.known = true;
     else throw new Error(`differential: unknown argument ${a}`);
   }

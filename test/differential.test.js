@@ -48,7 +48,7 @@ test('differential: the generator is deterministic and varied', () => {
   for (const t of ['malformed', 'chunked', 'chunk-ext', 'trailers', 'obs-fold', 'cl-and-te',
     'odd-content-length', 'odd-transfer-encoding', 'byte-by-byte', 'many-headers', 'huge-header',
     'odd-value-byte', 'absolute-form', 'http09', 'mutated', 'upgrade-header', 'keep-alive-variant',
-    'pause', 'pause-in-callback', 'reused-parser', 'missing-handler']) {
+    'pause', 'pause-in-callback', 'reused-parser', 'missing-handler', 'handler-throws', 'empty-execute']) {
     assert.ok(tags.has(t), `generator never produced '${t}'`);
   }
 });
