@@ -320,7 +320,9 @@ class HTTPParser {
           }
           continue;
         }
-        this._native.rewind(input, i, REWIND_FAIL, 0, kind === EV_BODY ? HPE_USER : -1);
+        // (finish() has no buffer to re-parse: the built-in leaves the
+        // parser where it was then.)
+        if (input !== EMPTY) this._native.rewind(input, i, REWIND_FAIL, 0, kind === EV_BODY ? HPE_USER : -1);
         throw deferred ? deferredError : err;
       }
       if (this._drainTicks && (kind === EV_BODY || kind === EV_HEADERS)) {

@@ -725,6 +725,16 @@ static void compact(lhn_parser *p) {
 }
 
 void lhn_parser_execute(lhn_parser *p, const char *data, size_t len, lhn_result *out) {
+  if ((p->slab == NULL || p->pairs == NULL || p->events == NULL) && lhn_parser_prepare(p) != 0) {
+    /* out of memory before anything was parsed */
+    memset(out, 0, sizeof(*out));
+    out->error = HPE_USER;
+    out->code = "HPE_OUT_OF_MEMORY";
+    out->code_len = strlen(out->code);
+    out->reason = "Out of memory";
+    p->event_count = 0;
+    return;
+  }
   compact(p);
   p->saved = p->st;
   p->event_count = 0;

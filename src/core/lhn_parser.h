@@ -196,8 +196,8 @@ void lhn_parser_init(lhn_parser *p, lhn_grow_fn grow, void *grow_ctx);
 
 /*
  * Allocate the first slab, pair table and event list through the memory hook
- * (so that they exist before the first execute). Returns 0, or -1 when out of
- * memory.
+ * (so that views of them exist before the first execute; execute prepares
+ * them itself otherwise). Returns 0, or -1 when out of memory.
  */
 int lhn_parser_prepare(lhn_parser *p);
 
@@ -225,7 +225,9 @@ void lhn_parser_execute(lhn_parser *p, const char *data, size_t len,
  * (LHN_REWIND_* bits): ANSWER makes that headers-complete callback return
  * answer (answers given to earlier events of the buffer are kept); FAIL makes
  * that callback fail with fail_code (-1 for a callback error, HPE_USER for a JavaScript
- * exception). Events up to event_index come out identical. data/len must be
+ * exception). Events up to event_index come out identical, except for their
+ * reuse tags and epochs: the reuse memory is not rewound and epochs only
+ * grow, so a caller never reuses strings across a rewind. data/len must be
  * the buffer given to the last execute. Returns 0, or -1 if event_index is not
  * an event of the current buffer.
  */

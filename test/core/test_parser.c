@@ -315,6 +315,19 @@ static void test_null_empty_fragment(void) {
   lhn_parser_destroy(&p);
 }
 
+/* execute() without lhn_parser_prepare() allocates what it needs (fuzz F3). */
+static void test_execute_without_prepare(void) {
+  lhn_parser p;
+  lhn_result r;
+  lhn_parser_init(&p, NULL, NULL);
+  lhn_parser_reset(&p, HTTP_REQUEST, 16384, 0);
+  lhn_parser_execute(&p, "GET / HTTP/1.1\r\n\r\nGET /x", 23, &r);
+  CHECK(r.error == HPE_OK);
+  lhn_parser_execute(&p, " HTTP/1.1\r\n\r\n", 13, &r);
+  CHECK(r.error == HPE_OK && p.event_count == 2);
+  lhn_parser_destroy(&p);
+}
+
 static void test_method_names(void) {
   size_t n;
   const char *const *names = lhn_method_names(1, &n);
@@ -338,6 +351,7 @@ int main(void) {
   test_reuse_tags();
   test_method_names();
   test_null_empty_fragment();
+  test_execute_without_prepare();
   printf("core: %d passed, %d failed\n", checks - failures, failures);
   return failures ? 1 : 0;
 }
