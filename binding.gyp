@@ -20,8 +20,10 @@
       },
       "conditions": [
         ["OS=='linux' and '<!(echo $LLHTTP_NAPI_SANITIZE)'=='1'", {
-          "cflags": ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-O1"],
-          "ldflags": ["-fsanitize=address,undefined"]
+          "cflags": ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g"],
+          "ldflags": ["-fsanitize=address,undefined", "-Wl,-z,nodelete"],
+          "cflags!": ["-O3"],
+          "configurations": { "Release": { "cflags!": ["-O3"], "cflags": ["-O1"] } }
         }]
       ]
     }
