@@ -234,6 +234,10 @@ class HTTPParser {
 
   execute(data) {
     if (this._closed) return undefined;
+    if (this._input !== null && this._input !== undefined) {
+      // The events of the outer execute() are still being delivered.
+      throw new Error('HTTPParser.execute() called from inside one of its own handlers');
+    }
     const bytes = toBytes(data);
     this._exec(bytes);
     const state = this._state;
@@ -325,7 +329,10 @@ class HTTPParser {
         if (input !== EMPTY) this._native.rewind(input, i, REWIND_FAIL, 0, kind === EV_BODY ? HPE_USER : -1);
         throw deferred ? deferredError : err;
       }
-      if (this._drainTicks && (kind === EV_BODY || kind === EV_HEADERS)) {
+      // (Not while the socket holds buffered data: a tick resuming it would
+      // hand that data to this parser's execute() in the middle of this one.)
+      if (this._drainTicks && (kind === EV_BODY || kind === EV_HEADERS) &&
+          this._consumedSocket !== null && this._consumedSocket.readableLength === 0) {
         const initCount = this._initCount;
         runPendingTicks();
         // A tick may have closed the parser or given it to a new connection.

@@ -145,7 +145,6 @@ const HOLD_PARSERS = `
   setInterval(() => {}, 1000);`;
 
 test('worker_threads: parsers alive in a terminated worker give their native memory back',
-     { todo: 'finding: Parser has no destructor calling lhn_parser_destroy(); the reuse sets (src/core byteset_grow) of a parser that is never close()d leak' },
      async (t) => {
        const rss = [];
        for (let i = 0; i < 5; i++) {
@@ -154,11 +153,12 @@ test('worker_threads: parsers alive in a terminated worker give their native mem
          await Promise.all(workers.map((w) => w.terminate()));
          rss.push(await settledRss());
        }
-       assertGrowth(t, rss, 1, 16, 'round');
+       // a leak of the reuse sets shows as ~50 MB over these rounds; malloc arenas
+       // of terminated threads make up to ~20 MB of noise on a busy machine
+       assertGrowth(t, rss, 1, 32, 'round');
      });
 
 test('a parser dropped without close() gives its native memory back at garbage collection',
-     { todo: 'finding: Parser has no destructor calling lhn_parser_destroy(); the reuse sets of a parser that is never close()d leak' },
      async (t) => {
        const { HTTPParser } = require(ROOT);
        const msg = Buffer.from(`GET / HTTP/1.1\r\nX-Big: ${'b'.repeat(16384)}\r\nH: 1\r\n\r\n`, 'latin1');

@@ -53,6 +53,10 @@ class Parser : public Napi::ObjectWrap<Parser> {
                         InstanceMethod<&Parser::Close>("close")});
   }
 
+  // The core's own buffers (the reuse memory) go with the parser; the
+  // ArrayBuffers stay with JavaScript's garbage collector.
+  ~Parser() override { lhn_parser_destroy(&core_); }
+
   explicit Parser(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Parser>(info) {
     Napi::Env env = info.Env();
     lhn_parser_init(&core_, &Parser::Grow, this);
@@ -208,6 +212,12 @@ class Parser : public Napi::ObjectWrap<Parser> {
     size_t len;
     if (!GetInput(info, &data, &len)) return Napi::Value();
     env_ = info.Env();
+    for (size_t i = 1; i <= 4; i++) {
+      if (!info[i].IsNumber()) {
+        Napi::TypeError::New(info.Env(), "rewind() takes numbers").ThrowAsJavaScriptException();
+        return Napi::Value();
+      }
+    }
     lhn_result result;
     if (lhn_parser_rewind(&core_, data, len, info[1].As<Napi::Number>().Uint32Value(),
                           info[2].As<Napi::Number>().Uint32Value(),

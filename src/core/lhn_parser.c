@@ -44,10 +44,11 @@ static void *grow_block(lhn_parser *p, enum lhn_buffer_id id, void *old,
 /* Make room for `extra` more bytes in the slab. 0 on success. */
 static int slab_grow(lhn_parser *p, size_t extra) {
   size_t need = (size_t)p->st.slab_len + extra;
-  if (need > UINT32_MAX) return -1;
+  /* offsets are int32 for JavaScript's Int32Array views */
+  if (need > INT32_MAX) return -1;
   size_t cap = p->slab_cap ? (size_t)p->slab_cap * 2 : INITIAL_SLAB;
   while (cap < need) cap *= 2;
-  if (cap > UINT32_MAX) cap = UINT32_MAX;
+  if (cap > INT32_MAX) cap = INT32_MAX;
   void *block = grow_block(p, LHN_BUF_SLAB, p->slab, p->st.slab_len, cap);
   if (!block) return -1;
   p->slab = block;
