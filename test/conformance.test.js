@@ -25,6 +25,13 @@ const {
 } = require('./support/trace');
 
 const ROOT = path.resolve(__dirname, '..');
+const UNDER_ASAN = (() => {
+  try {
+    return require('node:fs').readFileSync('/proc/self/maps', 'latin1').includes('libasan');
+  } catch {
+    return false;
+  }
+})();
 const BUILTIN_ONLY = process.env.CONFORMANCE_BUILTIN_ONLY === '1';
 
 const builtinCommon = require('_http_common');
@@ -1411,7 +1418,10 @@ for (const [name, HTTPParser, mod] of PARSERS) {
         console.log('survived');`;
 
       if (name === 'builtin') {
-        it('close() inside a callback and execute() without initialize() crash the builtin (child process)', () => {
+        // (Under AddressSanitizer, npm run test:asan, the built-in reads
+        // memory its allocator filled differently and may survive.)
+        it('close() inside a callback and execute() without initialize() crash the builtin (child process)',
+           { skip: UNDER_ASAN ? 'the built-in does not reliably crash under ASan' : false }, () => {
           for (const code of [CLOSE_IN_CB, NO_INIT]) {
             const r = runChild('builtin', code);
             assert.notEqual(r.status, 0, describeChildDeath(r));
