@@ -246,7 +246,8 @@ class HTTPParser {
     if (this._state[S_EVENTS] === 0) return this._result();
     this._input = bytes;
     try {
-      const scope = this._scope();
+      // Handlers run in the async context of initialize() (none before it).
+      const scope = this._asyncResource;
       return scope === null ? this._replay() : scope.runInAsyncScope(this._replay, this);
     } finally {
       this._input = null;
@@ -266,11 +267,6 @@ class HTTPParser {
     this._heldUrlEnd -= state[S_SLAB_SHIFT];
   }
 
-  // The AsyncResource to run handlers in, or null before initialize().
-  _scope() {
-    return this._asyncResource;
-  }
-
   finish() {
     if (this._closed) return undefined;
     this._native.finish();
@@ -278,7 +274,7 @@ class HTTPParser {
     if (this._state[S_EVENTS] !== 0) {
       this._input = EMPTY;
       try {
-        const scope = this._scope();
+        const scope = this._asyncResource;
         if (scope === null) this._replay();
         else scope.runInAsyncScope(this._replay, this);
       } finally {
