@@ -59,10 +59,16 @@ const S_HEADERS_DONE = 8;
 const S_PAIR_SHIFT = 9;
 const S_SLAB_SHIFT = 10;
 const S_UPGRADED = 11;
-const S_SLOTS = 12;
+const S_HANDLERS = 12;
+const S_SLOTS = 14;
 const R_RESET = 1;
 const R_PAUSE = 2;
 const R_RESUME = 4;
+const R_HANDLERS = 8;
+// Which handlers exist, for the core (LHN_HAS_* in src/core/lhn_parser.h).
+const HAS_ON_HEADERS = 1;
+const HAS_ON_HEADERS_COMPLETE = 2;
+const HAS_ALL = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE;
 
 const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
 const EMPTY = Buffer.alloc(0);
@@ -145,12 +151,8 @@ class HTTPParser {
     this._closed = false;
     this._input = null;
     this._replayHeadersDone = false;
-    // Headers held back when kOnHeadersComplete is missing (rare).
-    this._heldFirst = 0;
-    this._heldCount = 0;
-    this._heldUrlStart = 0;
-    this._heldUrlEnd = 0;
-    this._alwaysFlush = false;
+    // Which of kOnHeaders / kOnHeadersComplete the core was told exist.
+    this._handlers = HAS_ALL;
     // Strings of the previous message's header pairs, URL or status text, by
     // position, for reuse when the core sees the same bytes again.
     this._prevPairs = [];   // [name0, value0, name1, value1, ...] by position
@@ -218,8 +220,6 @@ class HTTPParser {
     state[S_REQUEST] = R_RESET;
     this._type = type;
     this._initCount++;
-    this._heldCount = 0;
-    this._alwaysFlush = false;
     this._hdrCount = -1;
     this._trlCount = -1;
     if (options !== undefined && options !== null) {
@@ -239,6 +239,7 @@ class HTTPParser {
       throw new Error('HTTPParser.execute() called from inside one of its own handlers');
     }
     const bytes = toBytes(data);
+    this._noteHandlers();
     this._exec(bytes);
     const state = this._state;
     if (state[S_GENERATION] !== this._generation) this._refreshViews();
@@ -260,15 +261,13 @@ class HTTPParser {
     const state = this._state;
     this._hdrFirst -= state[S_PAIR_SHIFT];
     this._trlFirst -= state[S_PAIR_SHIFT];
-    this._heldFirst -= state[S_PAIR_SHIFT];
     this._flushUrlStart -= state[S_SLAB_SHIFT];
     this._flushUrlEnd -= state[S_SLAB_SHIFT];
-    this._heldUrlStart -= state[S_SLAB_SHIFT];
-    this._heldUrlEnd -= state[S_SLAB_SHIFT];
   }
 
   finish() {
     if (this._closed) return undefined;
+    this._noteHandlers();
     this._native.finish();
     if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
     if (this._state[S_EVENTS] !== 0) {
@@ -282,6 +281,19 @@ class HTTPParser {
       }
     }
     return this._state[S_ERROR] === 0 ? undefined : this._error();
+  }
+
+  // The built-in looks its handlers up at each callback, and without a
+  // kOnHeaders or kOnHeadersComplete function it keeps headers pending
+  // differently: tell the core which exist (sampled once per call).
+  _noteHandlers() {
+    const has = (typeof this[kOnHeaders] === 'function' ? HAS_ON_HEADERS : 0) |
+      (typeof this[kOnHeadersComplete] === 'function' ? HAS_ON_HEADERS_COMPLETE : 0);
+    if (has !== this._handlers) {
+      this._handlers = has;
+      this._state[S_HANDLERS] = has;
+      this._state[S_REQUEST] |= R_HANDLERS;
+    }
   }
 
   // What execute() returns once every event has been delivered.
@@ -372,24 +384,13 @@ class HTTPParser {
           // Header pairs are made (and recorded) by getAllHeaders() if asked.
           return 0;
         }
-        if (events[at + EVENT_SLOTS] === EV_HEADERS_COMPLETE &&
-            events[at + EVENT_SLOTS + 1] === events[at + 1] &&
-            typeof this[kOnHeadersComplete] !== 'function') {
-          // The flush the built-in does inside headers complete, which it
-          // skips without a kOnHeadersComplete handler: hold the pairs.
-          this._holdPairs(events[at + 2], events[at + 3], events[at + 4], events[at + 5]);
-          this._unrecorded = events[at + 6];
-          return 0;
-        }
         const cb = this[kOnHeaders];
         if (typeof cb === 'function') {
-          // Pairs held back at headers complete go out with these (trailers).
-          const first = this._heldCount > 0 ? this._heldFirst : events[at + 2];
-          const count = this._heldCount + events[at + 3];
-          const headers = this._replayHeadersDone || this._heldCount > 0 ?
+          const first = events[at + 2];
+          const count = events[at + 3];
+          const headers = this._replayHeadersDone ?
             this._headerArray(first, count, events[at + 6]) :
             this._pairsFor(first, count, events[at + 6], events[at + 7]);
-          this._releaseHeld();
           cb.call(this, headers, this._string(events[at + 4], events[at + 5]));
         } else if (events[at + 3] !== 0) {
           this._unrecorded = events[at + 6];
@@ -408,7 +409,6 @@ class HTTPParser {
         return 0;
       }
       case EV_MESSAGE_COMPLETE: {
-        if (this._heldCount > 0) this._flushHeld();
         const cb = this[kOnMessageComplete];
         if (typeof cb === 'function') cb.call(this);
         return 0;
@@ -420,35 +420,18 @@ class HTTPParser {
   _headersComplete(events, at) {
     const cb = this[kOnHeadersComplete];
     const epoch = events[at + 12];
-    let flushed = events[at + 3] === -1;
+    const flushed = events[at + 3] === -1;
     if (!flushed) this._notePairs(events[at + 2], events[at + 3], 0, 0);
     else if (this._hdrCount < 0) this._hdrCount = 0;
     this._hdrEpoch = epoch;
     this._replayHeadersDone = true;
     if (this.lazyHeaders && typeof cb === 'function') return this._lazyHeadersComplete(cb, events, at, flushed);
     if (typeof cb !== 'function') {
-      // The built-in returns before handing the headers over: they stay
-      // pending and leave with the trailers at message complete.
-      if (!flushed) {
-        const request = this._type === REQUEST;
-        this._holdPairs(events[at + 2], events[at + 3], request ? events[at + 4] : 0,
-                        request ? events[at + 5] : 0);
-      }
+      // (The core keeps the pairs pending: they leave with the trailers.)
       this._unrecorded = epoch;
       return 0;
     }
     const flags = events[at + 6];
-    if (!flushed && this._alwaysFlush) {
-      // After such a late flush the built-in flushes every message's headers.
-      const hcb = this[kOnHeaders];
-      if (typeof hcb === 'function') {
-        hcb.call(this, this._pairsFor(events[at + 2], events[at + 3], epoch, flags & HC_PAIRS_SAME),
-                 this._type === REQUEST ? this._string(events[at + 4], events[at + 5]) : '');
-      } else {
-        this._unrecorded = epoch;
-      }
-      flushed = true;
-    }
     let headers;
     let url;
     let method;
@@ -496,6 +479,12 @@ class HTTPParser {
   // complete) or trailer pairs (after) are; they are contiguous.
   _notePairs(first, count, urlStart, urlEnd) {
     if (this._replayHeadersDone) {
+      // Headers kept pending (no kOnHeadersComplete) leave with the trailers.
+      const headersEnd = this._hdrFirst + this._hdrCount;
+      if (this._hdrCount > 0 && first < headersEnd) {
+        count -= Math.min(count, headersEnd - first);
+        first = headersEnd;
+      }
       if (this._trlCount < 0) {
         this._trlFirst = first;
         this._trlCount = count;
@@ -614,28 +603,6 @@ class HTTPParser {
     this._prevPairs = this._curPairs;
     this._curPairs = pairs;
     this._prevEpoch = epoch;
-  }
-
-  _holdPairs(first, count, urlStart, urlEnd) {
-    this._heldFirst = first;
-    this._heldCount = count;
-    this._heldUrlStart = urlStart;
-    this._heldUrlEnd = urlEnd;
-  }
-
-  _flushHeld() {
-    const cb = this[kOnHeaders];
-    if (typeof cb !== 'function') return;
-    const first = this._heldFirst;
-    const count = this._heldCount;
-    const url = this._string(this._heldUrlStart, this._heldUrlEnd);
-    this._releaseHeld();
-    cb.call(this, this._headerArray(first, count), url);
-  }
-
-  _releaseHeld() {
-    if (this._heldCount > 0) this._alwaysFlush = true;
-    this._heldCount = 0;
   }
 
   _string(start, end) {

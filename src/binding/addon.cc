@@ -29,9 +29,10 @@ enum StateSlot {
   S_PAIR_SHIFT = 9,   // native -> JS: pair indices moved down by the last execute
   S_SLAB_SHIFT = 10,  // native -> JS: slab offsets moved down by the last execute
   S_UPGRADED = 11,    // native -> JS: an upgrade stopped the last call
-  S_SLOTS = 12        // then one float64: message start in ms, 0 when idle
+  S_HANDLERS = 12,    // JS -> native: LHN_HAS_* bits for R_HANDLERS
+  S_SLOTS = 14        // (13 pads) then one float64: message start in ms, 0 when idle
 };
-enum Request { R_RESET = 1, R_PAUSE = 2, R_RESUME = 4 };
+enum Request { R_RESET = 1, R_PAUSE = 2, R_RESUME = 4, R_HANDLERS = 8 };
 constexpr size_t kStateBytes = S_SLOTS * sizeof(int32_t) + sizeof(double);
 
 class Parser : public Napi::ObjectWrap<Parser> {
@@ -101,6 +102,7 @@ class Parser : public Napi::ObjectWrap<Parser> {
       lhn_parser_reset(&core_, state_[S_TYPE], static_cast<uint32_t>(state_[S_MAX_HEADER]),
                        static_cast<unsigned>(state_[S_LENIENT]));
     }
+    if (req & R_HANDLERS) lhn_parser_set_handlers(&core_, static_cast<unsigned>(state_[S_HANDLERS]));
     if (req & R_PAUSE) lhn_parser_pause(&core_);
     if (req & R_RESUME) lhn_parser_resume(&core_);
   }

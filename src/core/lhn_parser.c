@@ -388,8 +388,10 @@ static int flush_headers(lhn_parser *p) {
   ev[4] = (int32_t)st->url_start;
   ev[5] = (int32_t)st->url_end;
   ev[6] = p->epoch;
-  st->url_start = st->url_end = st->slab_len;
-  st->have_flushed = 1;
+  if (p->handlers & LHN_HAS_ON_HEADERS) {
+    st->url_start = st->url_end = st->slab_len;
+    st->have_flushed = 1;
+  }
   return 0;
 }
 
@@ -511,12 +513,15 @@ static int on_headers_complete(llhttp_t *h) {
   llhttp_t *ll = &st->llhttp;
   st->header_nread = 0;
 
-  uint32_t flushed = st->have_flushed;
+  /* without a handler the built-in returns before its flush: the pairs
+   * stay pending */
+  int held = (p->handlers & LHN_HAS_ON_HEADERS_COMPLETE) == 0;
+  uint32_t flushed = st->have_flushed && !held;
   if (flushed && flush_headers(p) != 0) return leave(p, HPE_USER);
 
   uint32_t index = p->event_count;
   int answer = 0;
-  if (index < p->regen_limit) {
+  if (index < p->regen_limit && !held) {
     answer = p->events[(size_t)index * LHN_EVENT_SLOTS + 11];
   }
   int32_t *ev = event_push(p, LHN_EV_HEADERS_COMPLETE);
@@ -547,8 +552,10 @@ static int on_headers_complete(llhttp_t *h) {
   ev[10] = ll->http_minor;
   ev[11] = answer;
 
-  st->pair_base = st->pair_count;
-  st->num_fields = st->num_values = 0;
+  if (!held) {
+    st->pair_base = st->pair_count;
+    st->num_fields = st->num_values = 0;
+  }
   return leave(p, answer);
 }
 
@@ -608,6 +615,11 @@ void lhn_parser_init(lhn_parser *p, lhn_grow_fn grow, void *grow_ctx) {
   p->grow = grow;
   p->grow_ctx = grow_ctx;
   p->epoch = 1;
+  p->handlers = LHN_HAS_ALL;
+}
+
+void lhn_parser_set_handlers(lhn_parser *p, unsigned handlers) {
+  p->handlers = handlers & LHN_HAS_ALL;
 }
 
 int lhn_parser_prepare(lhn_parser *p) {

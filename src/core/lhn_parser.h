@@ -91,6 +91,13 @@ enum lhn_event_kind {
  * many fields pending. */
 #define LHN_MAX_PENDING_FIELDS 32
 
+/* Which of the caller's handlers exist (lhn_parser_set_handlers). The
+ * built-in skips a missing kOnHeaders or kOnHeadersComplete function, and
+ * that changes what it keeps pending, so the core has to know. */
+#define LHN_HAS_ON_HEADERS 1
+#define LHN_HAS_ON_HEADERS_COMPLETE 2
+#define LHN_HAS_ALL (LHN_HAS_ON_HEADERS | LHN_HAS_ON_HEADERS_COMPLETE)
+
 /* Which growable buffer a memory hook is asked about. */
 enum lhn_buffer_id { LHN_BUF_SLAB = 0, LHN_BUF_PAIRS = 1, LHN_BUF_EVENTS = 2 };
 
@@ -170,6 +177,7 @@ struct lhn_parser {
                                earlier pair indices shift down by this */
   uint32_t compacted_bytes; /* the same for slab offsets */
   int oom;
+  unsigned handlers;      /* LHN_HAS_* bits, LHN_HAS_ALL after init */
 
   /* rewind control, for the current buffer */
   uint32_t regen_limit;   /* events below this index are being regenerated:
@@ -209,6 +217,18 @@ int lhn_parser_prepare(lhn_parser *p);
  */
 void lhn_parser_reset(lhn_parser *p, int type, uint32_t max_header_size,
                       unsigned lenient_flags);
+
+/*
+ * Tell the core which handlers the caller has (LHN_HAS_* bits), as the
+ * built-in looks them up at each callback; applies from the next execute,
+ * rewind or finish on. Without kOnHeaders a flush hands nothing over and
+ * leaves the URL and the "flushed" state as they were: the pairs of a 32nd
+ * field's flush are dropped. Without kOnHeadersComplete the headers stay
+ * pending (no flush, the headers-complete event still comes, with its pairs)
+ * and leave with the trailers at message complete, counting towards their
+ * 32-field flush.
+ */
+void lhn_parser_set_handlers(lhn_parser *p, unsigned handlers);
 
 /*
  * Parse data[0..len) as the next bytes of the stream, appending events.

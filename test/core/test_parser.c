@@ -125,6 +125,47 @@ static void test_flush_at_32(void) {
   lhn_parser_destroy(&p);
 }
 
+/* Without kOnHeaders the 32nd field's flush hands nothing over: the URL
+ * stays and the message keeps the fast path (pairs and URL at headers
+ * complete), as in the built-in. */
+static void test_without_on_headers(void) {
+  char msg[2048];
+  size_t n = (size_t)sprintf(msg, "GET /u HTTP/1.1\r\n");
+  for (int i = 0; i < 33; i++) n += (size_t)sprintf(msg + n, "H%d: v%d\r\n", i, i);
+  n += (size_t)sprintf(msg + n, "\r\n");
+  lhn_parser p;
+  lhn_result r;
+  new_parser(&p, HTTP_REQUEST, 16384, 0);
+  lhn_parser_set_handlers(&p, LHN_HAS_ON_HEADERS_COMPLETE);
+  lhn_parser_execute(&p, msg, n, &r);
+  CHECK(r.error == HPE_OK);
+  CHECK(p.event_count == 4);
+  CHECK(event(&p, 1)[0] == LHN_EV_HEADERS && event(&p, 1)[3] == 31);
+  CHECK(event(&p, 2)[0] == LHN_EV_HEADERS_COMPLETE && event(&p, 2)[3] == 2);
+  CHECK(slab_is(&p, event(&p, 2)[4], event(&p, 2)[5], "/u"));
+  CHECK(slab_is(&p, pair(&p, (uint32_t)event(&p, 2)[2])[0], pair(&p, (uint32_t)event(&p, 2)[2])[1], "H31"));
+  lhn_parser_destroy(&p);
+}
+
+/* Without kOnHeadersComplete the headers stay pending: they leave with the
+ * trailers (and the URL) at message complete. */
+static void test_without_on_headers_complete(void) {
+  static const char msg[] = "POST /t HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: 1\r\n\r\n";
+  lhn_parser p;
+  lhn_result r;
+  new_parser(&p, HTTP_REQUEST, 16384, 0);
+  lhn_parser_set_handlers(&p, LHN_HAS_ON_HEADERS);
+  lhn_parser_execute(&p, msg, sizeof msg - 1, &r);
+  CHECK(r.error == HPE_OK);
+  CHECK(p.event_count == 4);
+  CHECK(event(&p, 1)[0] == LHN_EV_HEADERS_COMPLETE && event(&p, 1)[3] == 1);
+  CHECK(event(&p, 2)[0] == LHN_EV_HEADERS && event(&p, 2)[3] == 2);
+  CHECK(event(&p, 2)[2] == event(&p, 1)[2]);
+  CHECK(slab_is(&p, event(&p, 2)[4], event(&p, 2)[5], "/t"));
+  CHECK(event(&p, 3)[0] == LHN_EV_MESSAGE_COMPLETE);
+  lhn_parser_destroy(&p);
+}
+
 static void test_header_overflow(void) {
   /* URL "/abc" + "Ab" + "cd  " = 10 header bytes (trailing spaces count):
    * a limit of 10 overflows, 11 does not. */
@@ -342,6 +383,8 @@ int main(void) {
   test_request();
   test_every_split();
   test_flush_at_32();
+  test_without_on_headers();
+  test_without_on_headers_complete();
   test_header_overflow();
   test_errors();
   test_rewind_answer();

@@ -5,7 +5,8 @@
  *
  * Input layout (see test/fuzz/make-corpus.js, which writes seeds in it):
  *   [0]    mode bits   MODE_*
- *   [1..2] lenient flags (little endian, & 1023)
+ *   [1..2] lenient flags (little endian, & 1023); in [2], bit 4 set: the
+ *          handlers of bits 2..3 (LHN_HAS_*) exist, the others are missing
  *   [3]    header size selector (max_header_size())
  *   [4..7] answer policy: 4 bits per kOnHeadersComplete (answer_for())
  *   [8]    fail target: the n-th non-body event's handler throws (0 = none)
@@ -173,6 +174,7 @@ typedef struct {
   int fail_headers;   /* HEADERS events may be failure targets */
   uint32_t seed;
   uint32_t oom_at;
+  unsigned handlers;  /* LHN_HAS_* bits: which handlers the caller has */
 } cfg_t;
 
 static uint32_t max_header_size(uint8_t v, size_t len) {
@@ -182,6 +184,14 @@ static uint32_t max_header_size(uint8_t v, size_t len) {
   if (v < 230) return (uint32_t)len / 2 + 1;    /* overflow half way */
   if (v < 250) return UINT32_MAX;               /* never */
   return (uint32_t)(v - 249) * 65536;
+}
+
+/* Whether the caller has the handler of an event of this kind (the missing
+ * ones neither answer nor throw). */
+static int handler_exists(const cfg_t *c, int kind) {
+  if (kind == LHN_EV_HEADERS) return (c->handlers & 1) != 0;
+  if (kind == LHN_EV_HEADERS_COMPLETE) return (c->handlers & 2) != 0;
+  return 1;
 }
 
 /* kOnHeadersComplete's answer for the k-th (1-based) headers-complete event
@@ -586,6 +596,9 @@ static void run_init(run_t *r, const cfg_t *c, int use_hook) {
     r->compare = 0;
   }
   lhn_parser_reset(&r->p, c->type, c->max_header, c->lenient);
+#ifdef LHN_HAS_ALL
+  lhn_parser_set_handlers(&r->p, c->handlers);
+#endif
 }
 
 static void run_destroy(run_t *r, int use_hook) {
@@ -665,14 +678,14 @@ static void run_execute(run_t *r, const char *data, size_t len, uint32_t *rng) {
     r->nonbody_seen++;
     log_event(&r->log, p, i, data);
     model_event(&r->model, p, ev);
-    if (c->fail_at && r->nonbody_seen == c->fail_at &&
+    if (c->fail_at && r->nonbody_seen == c->fail_at && handler_exists(c, kind) &&
         (kind != LHN_EV_HEADERS || c->fail_headers)) {
       rewind_checked(r, data, len, i, LHN_REWIND_FAIL, 0,
                      kind == LHN_EV_HEADERS ? HPE_USER : -1, &res);
       threw = 1;
       break;
     }
-    if (kind == LHN_EV_HEADERS_COMPLETE) {
+    if (kind == LHN_EV_HEADERS_COMPLETE && handler_exists(c, kind)) {
       r->hc_seen++;
       int answer = answer_for(c, r->hc_seen);
       if (answer != 0) {
@@ -919,6 +932,13 @@ static void compare_logs(const buf_t *a, const buf_t *b) {
     }
     if (k == ra.n) return;
   }
+  /* The same cut name, with a handler throwing at that flush: the cut
+   * stream throws at a flush that the whole stream never reaches, as it
+   * rejects the name first. Both runs stop there. */
+  if (i < ra.n && i + 1 < rb.n && rec_tag(ra.rec[i]) == 'E' &&
+      rec_tag(rb.rec[i]) == '0' + LHN_EV_HEADERS && rec_tag(rb.rec[i + 1]) == 'X' &&
+      ra.n - i == rb.n - i - 1)
+    return;
   fprintf(stderr, "fuzz_parser: whole and fragmented runs differ at record %u\n", i);
   fprintf(stderr, " whole:\n");
   for (uint32_t k = i > 3 ? i - 3 : 0; k < ra.n && k < i + 3; k++) dump_record(ra.rec[k]);
@@ -936,6 +956,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size) {
   c.mode = in[0];
   c.type = (c.mode & MODE_RESPONSE) ? HTTP_RESPONSE : HTTP_REQUEST;
   c.lenient = ((unsigned)in[1] | ((unsigned)in[2] << 8)) & 1023;
+  c.handlers = (in[2] & 0x10) ? (in[2] >> 2) & 3u : 3u;
   const char *data = (const char *)in + HEADER_BYTES;
   size_t len = size - HEADER_BYTES;
   c.max_header = max_header_size(in[3], len);
