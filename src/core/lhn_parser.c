@@ -325,7 +325,31 @@ static int32_t finish_pairs(lhn_parser *p, uint32_t first, uint32_t n) {
   const uint8_t *prev_bytes = prev->bytes;
   uint32_t same_count = prev->count > k0 ? prev->count - k0 : 0;
   uint32_t *span = cur->spans + (size_t)k0 * 4;
-  for (uint32_t j = 0; j < n; j++, span += 4) {
+  uint32_t j = 0;
+  if (same_count >= n) {
+    /* The usual keep-alive case: the whole run repeats the previous
+     * message's, laid out the same way. One compare covers every pair. */
+    const uint32_t *ps = prev->spans + (size_t)k0 * 4;
+    uint32_t plo = ps[0];
+    if (ps[(size_t)(n - 1) * 4 + 3] - plo == (uint32_t)(hi - lo) &&
+        equal_bytes(prev_bytes + plo, slab + lo, (size_t)(hi - lo))) {
+      uint32_t d = (uint32_t)lo - plo;
+      int32_t tag = (int32_t)(k0 << 3) | LHN_PAIR_RECORDED | LHN_PAIR_NAME_SAME |
+                    LHN_PAIR_VALUE_SAME;
+      for (; j < n; j++, span += 4, ps += 4, tag += 8) {
+        int32_t *pair = pairs + (size_t)j * LHN_PAIR_SLOTS;
+        uint32_t ns = (uint32_t)pair[0], ne = (uint32_t)pair[1];
+        uint32_t vs = (uint32_t)pair[2], ve = (uint32_t)pair[3];
+        if (((ps[0] + d) ^ ns) | ((ps[1] + d) ^ ne) | ((ps[2] + d) ^ vs) | ((ps[3] + d) ^ ve)) break;
+        span[0] = ns + shift;
+        span[1] = ne + shift;
+        span[2] = vs + shift;
+        span[3] = ve + shift;
+        pair[4] = tag;
+      }
+    }
+  }
+  for (; j < n; j++, span += 4) {
     int32_t *pair = pairs + (size_t)j * LHN_PAIR_SLOTS;
     int32_t ns = pair[0], ne = pair[1], vs = pair[2], ve = pair[3];
     int32_t tag = (int32_t)((k0 + j) << 3) | LHN_PAIR_RECORDED;
