@@ -14,7 +14,11 @@
 // as before, without the resume tick, the 'resume' event and the extra
 // end-of-stream ticks the flow machinery schedules. A message whose body is
 // still arriving, or holds unread data, takes Node's resume() path: it must
-// keep pulling bytes off the wire.
+// keep pulling bytes off the wire. One exception: a client response nobody
+// listens to is dumped while its headers are delivered; when our parser has
+// its end among the events of the same execute(), the parser dumps it when
+// it completes (its body is dropped as with Node's dump, as _dumped is set),
+// and takes resume() only if it did not complete after all.
 //
 // _destroy(err, cb): Node 20 always defers the callback with
 // process.nextTick(). When the message was fully received (complete and
@@ -42,15 +46,33 @@ function dumpable(msg) {
 }
 
 function _dump() {
-  if (active && this._dumped === false && dumpable(this)) {
-    this._dumped = true;
-    // As Node's: no 'data' listener may see buffered data (there is none).
-    this.removeAllListeners('data');
-    // Ended and empty: read(0) schedules the 'end' emission and nothing else.
-    this.read(0);
-    return;
+  if (active && this._dumped === false) {
+    if (dumpable(this)) {
+      this._dumped = true;
+      // As Node's: no 'data' listener may see buffered data (there is none).
+      this.removeAllListeners('data');
+      // Ended and empty: read(0) schedules the 'end' emission and nothing else.
+      this.read(0);
+      return;
+    }
+    const socket = this.socket;
+    const parser = socket !== null && typeof socket === 'object' ? socket.parser : null;
+    if (parser !== null && typeof parser === 'object' && typeof parser._deferDump === 'function' &&
+        this.complete === false && this._readableState.length === 0 && parser._deferDump(this)) {
+      this._dumped = true;
+      this.removeAllListeners('data');
+      return;
+    }
   }
   originalDump.call(this);
+}
+
+// The end of a dump the parser deferred to the message's completion: read(0)
+// when it is now fully received, otherwise what Node's dump does after
+// setting _dumped.
+function finishDump(msg) {
+  if (dumpable(msg)) msg.read(0);
+  else msg.resume();
 }
 
 function _destroy(err, cb) {
@@ -98,4 +120,4 @@ function isPatched() {
   return active;
 }
 
-module.exports = { patch, unpatch, isPatched, _dump, _destroy };
+module.exports = { patch, unpatch, isPatched, finishDump, _dump, _destroy };

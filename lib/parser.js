@@ -10,6 +10,7 @@
 const { AsyncResource } = require('node:async_hooks');
 const binding = require('./native');
 const connections = require('./connections');
+const incoming = require('./incoming');
 
 const { NativeParser } = binding;
 
@@ -151,6 +152,8 @@ class HTTPParser {
     this._closed = false;
     this._input = null;
     this._replayHeadersDone = false;
+    this._replayAt = -1;          // index of the event being delivered
+    this._dumpAtComplete = null;  // see _deferDump()
     // Which of kOnHeaders / kOnHeadersComplete the core was told exist.
     this._handlers = HAS_ALL;
     // Strings of the previous message's header pairs, URL or status text, by
@@ -252,6 +255,7 @@ class HTTPParser {
       return scope === null ? this._replay() : scope.runInAsyncScope(this._replay, this);
     } finally {
       this._input = null;
+      if (this._dumpAtComplete !== null) this._settleDump();
     }
   }
 
@@ -278,9 +282,36 @@ class HTTPParser {
         else scope.runInAsyncScope(this._replay, this);
       } finally {
         this._input = null;
+        if (this._dumpAtComplete !== null) this._settleDump();
       }
     }
     return this._state[S_ERROR] === 0 ? undefined : this._error();
+  }
+
+  // For lib/incoming.js: a message dumped while its headers are delivered
+  // (a client response nobody listens to) whose end is already among this
+  // replay's events is dumped when it completes, without resume(). Returns
+  // true when the parser takes it on; it then settles the dump by the end of
+  // this execute() in any case (resume() if the message did not complete).
+  _deferDump(msg) {
+    if (this._input === null || this.incoming !== msg || this._dumpAtComplete !== null) return false;
+    const events = this._events;
+    const count = this._state[S_EVENTS];
+    for (let i = this._replayAt + 1; i < count; i++) {
+      const kind = events[i * EVENT_SLOTS];
+      if (kind === EV_MESSAGE_COMPLETE) {
+        this._dumpAtComplete = msg;
+        return true;
+      }
+      if (kind === EV_MESSAGE_BEGIN) break;
+    }
+    return false;
+  }
+
+  _settleDump() {
+    const msg = this._dumpAtComplete;
+    this._dumpAtComplete = null;
+    incoming.finishDump(msg);
   }
 
   // The built-in looks its handlers up at each callback, and without a
@@ -323,6 +354,7 @@ class HTTPParser {
       const kind = events[at];
       let answer = 0;
       try {
+        this._replayAt = i;
         answer = this._deliver(kind, events, at, input);
       } catch (err) {
         if (kind === EV_MESSAGE_BEGIN || kind === EV_HEADERS) {
@@ -411,6 +443,7 @@ class HTTPParser {
       case EV_MESSAGE_COMPLETE: {
         const cb = this[kOnMessageComplete];
         if (typeof cb === 'function') cb.call(this);
+        if (this._dumpAtComplete !== null) this._settleDump();
         return 0;
       }
     }

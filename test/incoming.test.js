@@ -490,7 +490,10 @@ threeWays('client: an unread response dumped by req.destroy() after it arrived',
   }
 });
 
-threeWays('client: a response nobody listens to is dumped and its socket reused', async () => {
+// The response is dumped inside its headers' delivery. When its end is in
+// the same read (/empty), ours dumps it at completion without resume(); a
+// body still arriving (/big) takes resume().
+threeWays('client: a response nobody listens to is dumped and its socket reused', async ({ fast }) => {
   const server = http.createServer((req, res) => res.end(req.url === '/empty' ? '' : 'x'.repeat(100000)));
   const port = await listen(server);
   try {
@@ -501,11 +504,51 @@ threeWays('client: a response nobody listens to is dumped and its socket reused'
       req.on('socket', (s) => sockets.add(s));
       req.removeAllListeners('response');
       await once(agent, 'free');
+      const res = req.res;
+      assert.equal(res._dumped, true, path);
+      assert.equal(res.readableEnded, true, path);
+      assert.equal(res.complete, true, path);
+      assert.equal(res.readableFlowing, fast && path === '/empty' ? null : true, `${path}: flowing only when resumed`);
     }
     assert.equal(sockets.size, 1, 'one keep-alive socket for all');
     agent.destroy();
   } finally {
     await closeServer(server);
+  }
+});
+
+// The parser settles a dump it deferred by the end of the execute() in any
+// case: a handler that throws before the message completes gets resume().
+test('a deferred client dump falls back to resume() when the message does not complete in that execute()', () => {
+  llhttp.install();
+  try {
+    for (const throwInBody of [false, true]) {
+      const p = new OurParser();
+      p.initialize(OurParser.RESPONSE, {});
+      const msg = new IncomingMessage({ parser: p });
+      let deferred = null;
+      p[OurParser.kOnHeadersComplete] = function() {
+        this.incoming = msg;
+        msg._dump();
+        deferred = this._dumpAtComplete === msg;
+        return 0;
+      };
+      p[OurParser.kOnBody] = function() { if (throwInBody) throw new Error('boom'); };
+      p[OurParser.kOnMessageComplete] = function() {
+        msg.complete = true;
+        msg.push(null);
+      };
+      const input = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc');
+      if (throwInBody) assert.throws(() => p.execute(input), /boom/);
+      else assert.equal(p.execute(input), input.length);
+      assert.equal(deferred, true, 'the end was among the events: the parser took the dump on');
+      assert.equal(msg._dumped, true);
+      assert.equal(p._dumpAtComplete, null, 'settled by the end of execute()');
+      assert.equal(msg.readableFlowing, throwInBody ? true : null, throwInBody ? 'resume()' : 'read(0)');
+      p.close();
+    }
+  } finally {
+    llhttp.uninstall();
   }
 });
 
