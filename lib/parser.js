@@ -220,7 +220,8 @@ class HTTPParser {
     state[S_TYPE] = type;
     state[S_MAX_HEADER] = max > MAX_INT32 ? MAX_INT32 : max;
     state[S_LENIENT] = (lenientFlags | 0) & 1023;
-    state[S_REQUEST] = R_RESET;
+    // (A pause or resume still pending is dropped; a new handler set is not.)
+    state[S_REQUEST] = R_RESET | (state[S_REQUEST] & R_HANDLERS);
     this._type = type;
     this._initCount++;
     this._hdrCount = -1;
@@ -271,6 +272,10 @@ class HTTPParser {
 
   finish() {
     if (this._closed) return undefined;
+    if (this._input !== null && this._input !== undefined) {
+      // The events of an execute() or finish() are still being delivered.
+      throw new Error('HTTPParser.finish() called from inside one of its own handlers');
+    }
     this._noteHandlers();
     this._native.finish();
     if (this._state[S_GENERATION] !== this._generation) this._refreshViews();

@@ -295,6 +295,39 @@ test('execute() re-entered from a callback does not disturb the outer parse',
        }
      });
 
+// The built-in's finish() inside a handler runs llhttp_finish() in the
+// middle of the running execute (an EOF-terminated body completes there and
+// then). Ours has parsed the whole buffer by then: it throws, as it does for
+// execute(), and the outer execute() goes on undisturbed.
+test('finish() called from inside a handler throws; the outer execute() is not disturbed', () => {
+  const input = B('HTTP/1.1 200 OK\r\n\r\nabc');
+  for (const kind of [0, 2, 3]) {
+    const p = new HTTPParser();
+    p.initialize(RESPONSE, {});
+    const log = [];
+    let inner = null;
+    for (const k of CALLBACKS) {
+      p[k] = function() {
+        log.push(NAMES[k]);
+        if (k === kind && inner === null) {
+          try {
+            p.finish();
+            inner = 'returned';
+          } catch (err) {
+            inner = err.message;
+          }
+        }
+        return 0;
+      };
+    }
+    assert.equal(p.execute(input), input.length, NAMES[kind]);
+    assert.match(inner, /finish\(\) called from inside one of its own handlers/, NAMES[kind]);
+    assert.equal(p.finish(), undefined);
+    assert.deepEqual(log, ['begin', 'hc', 'body', 'complete'], NAMES[kind]);
+    p.close();
+  }
+});
+
 // ---- close() and execute() after it ---------------------------------------
 
 test('execute(), finish() and every method after close(), and close() inside every callback', () => {
@@ -415,6 +448,16 @@ test('a view of 2 GiB or more: RangeError without reading it; 2 GiB - 1 parses',
   }
   // The parser is where it was: still in the body.
   assert.equal(p.execute(B('abc')), 3);
+  // A handler removed before an execute() that threw still reaches the core
+  // across initialize(): without kOnHeaders the 32nd field's flush hands
+  // nothing over, and headers complete keeps the URL.
+  p[HTTPParser.kOnHeaders] = null;
+  assert.throws(() => p.execute(new Uint8Array(new ArrayBuffer(2 ** 31))), { name: 'RangeError' });
+  p.initialize(REQUEST, {});
+  log.length = 0;
+  const fields = Array.from({ length: 33 }, (_, i) => `H${i}: v\r\n`).join('');
+  p.execute(B(`GET /u HTTP/1.1\r\n${fields}\r\n`));
+  assert.deepEqual(log, ['begin', 'hc [["H31","v","H32","v"],1,"/u",null]', 'complete']);
   assertUsable(p);
 });
 

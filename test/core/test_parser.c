@@ -105,12 +105,19 @@ static void test_every_split(void) {
   }
 }
 
+/* Writes a GET of url with 33 header fields H0: v0 .. H32: v32 into msg
+ * (2048 bytes); returns its length. */
+static size_t request_with_33_fields(char *msg, const char *url) {
+  size_t n = (size_t)sprintf(msg, "GET %s HTTP/1.1\r\n", url);
+  for (int i = 0; i < 33; i++) n += (size_t)sprintf(msg + n, "H%d: v%d\r\n", i, i);
+  n += (size_t)sprintf(msg + n, "\r\n");
+  return n;
+}
+
 /* 33 fields: the 32nd field flushes 31 pairs, as the built-in does. */
 static void test_flush_at_32(void) {
   char msg[2048];
-  size_t n = (size_t)sprintf(msg, "GET / HTTP/1.1\r\n");
-  for (int i = 0; i < 33; i++) n += (size_t)sprintf(msg + n, "H%d: v%d\r\n", i, i);
-  n += (size_t)sprintf(msg + n, "\r\n");
+  size_t n = request_with_33_fields(msg, "/");
   lhn_parser p;
   lhn_result r;
   new_parser(&p, HTTP_REQUEST, 16384, 0);
@@ -130,9 +137,7 @@ static void test_flush_at_32(void) {
  * complete), as in the built-in. */
 static void test_without_on_headers(void) {
   char msg[2048];
-  size_t n = (size_t)sprintf(msg, "GET /u HTTP/1.1\r\n");
-  for (int i = 0; i < 33; i++) n += (size_t)sprintf(msg + n, "H%d: v%d\r\n", i, i);
-  n += (size_t)sprintf(msg + n, "\r\n");
+  size_t n = request_with_33_fields(msg, "/u");
   lhn_parser p;
   lhn_result r;
   new_parser(&p, HTTP_REQUEST, 16384, 0);

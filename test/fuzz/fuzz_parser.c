@@ -237,13 +237,17 @@ static void check_pairs(const lhn_parser *p, int32_t first, int32_t count) {
 }
 
 /* "All pairs repeat the previous message's" must mean every pair is tagged
- * with both the name and the value repeating. */
-static void check_pairs_same(const lhn_parser *p, int32_t first, int32_t count, int32_t flag) {
+ * with both the name and the value repeating. held: the pairs of a headers
+ * complete without its handler, which stay pending and leave with the
+ * trailers: that flush, later in the same execute, clears their tags (0:
+ * not recorded, which claims nothing). */
+static void check_pairs_same(const lhn_parser *p, int32_t first, int32_t count, int32_t flag,
+                             int held) {
   if (!flag) return;
   ASSERT(count > 0);
   for (int32_t i = first; i < first + count; i++) {
     int32_t tag = p->pairs[(size_t)i * LHN_PAIR_SLOTS + 4];
-    ASSERT((tag & 3) == 3);
+    ASSERT((tag & 3) == 3 || (held && tag == 0));
   }
 }
 
@@ -294,7 +298,7 @@ static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
       case LHN_EV_HEADERS:
         /* may be empty: with have_flushed every headers complete flushes */
         check_pairs(p, ev[2], ev[3]);
-        check_pairs_same(p, ev[2], ev[3], ev[7] & HC_PAIRS_SAME);
+        check_pairs_same(p, ev[2], ev[3], ev[7] & HC_PAIRS_SAME, 0);
         ASSERT(ev[3] < LHN_MAX_PENDING_FIELDS);
         check_range(p, ev[4], ev[5]);
         /* the parser's own type: a chaos reset may have changed it */
@@ -302,7 +306,10 @@ static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
         break;
       case LHN_EV_HEADERS_COMPLETE:
         if (ev[3] != -1) check_pairs(p, ev[2], ev[3]);
-        if (ev[3] != -1) check_pairs_same(p, ev[2], ev[3], ev[6] & HC_PAIRS_SAME);
+        if (ev[3] != -1) {
+          check_pairs_same(p, ev[2], ev[3], ev[6] & HC_PAIRS_SAME,
+                           !handler_exists(c, LHN_EV_HEADERS_COMPLETE));
+        }
         else ASSERT((ev[6] & HC_PAIRS_SAME) == 0);
         ASSERT(ev[3] < LHN_MAX_PENDING_FIELDS);
         check_range(p, ev[4], ev[5]);
@@ -876,6 +883,15 @@ static int rec_is_user_error(const uint8_t *r) {
   return code == HPE_USER;
 }
 
+/* A HEADERS record of LHN_MAX_PENDING_FIELDS - 1 pairs: the flush a 32nd
+ * field makes (record: tag, event kind, pair count, ...). */
+static int rec_is_full_flush(const uint8_t *r) {
+  uint32_t count;
+  if (rec_len(r) < 9) return 0;
+  memcpy(&count, r + 9, 4);
+  return count == LHN_MAX_PENDING_FIELDS - 1;
+}
+
 /* The 32nd field's flush is emitted by the first piece of its name that
  * llhttp hands over: when the name is rejected (a bad token, the header
  * limit), only a stream cut inside the name has the flush. Drop flushes
@@ -933,12 +949,20 @@ static void compare_logs(const buf_t *a, const buf_t *b) {
     if (k == ra.n) return;
   }
   /* The same cut name, with a handler throwing at that flush: the cut
-   * stream throws at a flush that the whole stream never reaches, as it
-   * rejects the name first. Both runs stop there. */
+   * stream throws at the 31-pair flush of a 32nd name that the whole stream
+   * never reaches, as it rejects the name first. Both runs stop there: what
+   * follows (the end record) must match. */
   if (i < ra.n && i + 1 < rb.n && rec_tag(ra.rec[i]) == 'E' &&
-      rec_tag(rb.rec[i]) == '0' + LHN_EV_HEADERS && rec_tag(rb.rec[i + 1]) == 'X' &&
-      ra.n - i == rb.n - i - 1)
-    return;
+      rec_tag(rb.rec[i]) == '0' + LHN_EV_HEADERS && rec_is_full_flush(rb.rec[i]) &&
+      rec_tag(rb.rec[i + 1]) == 'X' && ra.n - i == rb.n - i - 1) {
+    uint32_t k = i + 1;
+    for (; k < ra.n; k++) {
+      if (rec_len(ra.rec[k]) != rec_len(rb.rec[k + 1]) ||
+          memcmp(ra.rec[k], rb.rec[k + 1], 4 + rec_len(ra.rec[k])) != 0)
+        break;
+    }
+    if (k == ra.n) return;
+  }
   fprintf(stderr, "fuzz_parser: whole and fragmented runs differ at record %u\n", i);
   fprintf(stderr, " whole:\n");
   for (uint32_t k = i > 3 ? i - 3 : 0; k < ra.n && k < i + 3; k++) dump_record(ra.rec[k]);
