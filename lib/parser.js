@@ -90,6 +90,8 @@ function toBytes(data) {
 }
 
 const kConsumer = Symbol('llhttp-napi consumer');
+// A finish() called from inside a handler, kept for later (see _later()).
+const FINISH = Symbol('finish');
 
 // socket.push while a parser consumes the socket (see consume()).
 function consumedPush(chunk) {
@@ -153,6 +155,7 @@ class HTTPParser {
     this._input = null;
     this._replayHeadersDone = false;
     this._replayAt = -1;          // index of the event being delivered
+    this._nested = null;          // what handlers gave execute()/finish(), see _later()
     this._dumpAtComplete = null;  // see _deferDump()
     // Which of kOnHeaders / kOnHeadersComplete the core was told exist.
     this._handlers = HAS_ALL;
@@ -238,11 +241,8 @@ class HTTPParser {
 
   execute(data) {
     if (this._closed) return undefined;
-    if (this._input !== null && this._input !== undefined) {
-      // The events of the outer execute() are still being delivered.
-      throw new Error('HTTPParser.execute() called from inside one of its own handlers');
-    }
     const bytes = toBytes(data);
+    if (this._input !== null && this._input !== undefined) return this._later(Buffer.from(bytes));
     this._noteHandlers();
     this._exec(bytes);
     const state = this._state;
@@ -250,14 +250,46 @@ class HTTPParser {
     if (state[S_PAIR_SHIFT] !== 0 || state[S_SLAB_SHIFT] !== 0) this._shift();
     if (this._state[S_EVENTS] === 0) return this._result();
     this._input = bytes;
+    let result;
+    let delivered = false;
     try {
       // Handlers run in the async context of initialize() (none before it).
       const scope = this._asyncResource;
-      return scope === null ? this._replay() : scope.runInAsyncScope(this._replay, this);
+      result = scope === null ? this._replay() : scope.runInAsyncScope(this._replay, this);
+      delivered = true;
     } finally {
       this._input = null;
+      if (!delivered) this._nested = null;
       if (this._dumpAtComplete !== null) this._settleDump();
     }
+    return this._nested === null ? result : this._runLater(result);
+  }
+
+  // execute() or finish() called from inside one of this parser's handlers,
+  // as a stream that emits 'data' synchronously does when a handler's event
+  // pushes to it (Node's test-http-parser-multiple-execute). The bytes come
+  // after the buffer whose events are being delivered: they are parsed (or
+  // the finish done) once those are delivered, before the outer call
+  // returns. What it returns now: the length, as if parsed (or undefined).
+  _later(what) {
+    if (this._nested === null) this._nested = [];
+    this._nested.push(what);
+    return what === FINISH ? undefined : what.length;
+  }
+
+  // Runs what _later() kept, in order. The outer call's result stands unless
+  // it is clean and one of these fails: then that error is the result (it
+  // reaches the connection as if the bytes had come in the next read), and
+  // what was kept after it is dropped, as the parser stays failed.
+  _runLater(result) {
+    const queue = this._nested;
+    this._nested = null;
+    if (result instanceof Error) return result;
+    for (let i = 0; i < queue.length; i++) {
+      const r = queue[i] === FINISH ? this.finish() : this.execute(queue[i]);
+      if (r instanceof Error) return r;
+    }
+    return result;
   }
 
   // The core moved the message under way to the front of the slab and the
@@ -272,25 +304,26 @@ class HTTPParser {
 
   finish() {
     if (this._closed) return undefined;
-    if (this._input !== null && this._input !== undefined) {
-      // The events of an execute() or finish() are still being delivered.
-      throw new Error('HTTPParser.finish() called from inside one of its own handlers');
-    }
+    if (this._input !== null && this._input !== undefined) return this._later(FINISH);
     this._noteHandlers();
     this._native.finish();
     if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
     if (this._state[S_EVENTS] !== 0) {
       this._input = EMPTY;
+      let delivered = false;
       try {
         const scope = this._asyncResource;
         if (scope === null) this._replay();
         else scope.runInAsyncScope(this._replay, this);
+        delivered = true;
       } finally {
         this._input = null;
+        if (!delivered) this._nested = null;
         if (this._dumpAtComplete !== null) this._settleDump();
       }
     }
-    return this._state[S_ERROR] === 0 ? undefined : this._error();
+    const result = this._state[S_ERROR] === 0 ? undefined : this._error();
+    return this._nested === null ? result : this._runLater(result);
   }
 
   // For lib/incoming.js: a message dumped while its headers are delivered

@@ -199,9 +199,11 @@ function fuzz(opts) {
   const interesting = lines.filter((l) => /ERROR|WARNING|invariant|differ|SUMMARY|Test unit written|==\d+==|^\s+#\d+ /.test(l));
   const tail = lines.slice(-25);
   process.stderr.write([...new Set([...interesting.slice(0, 200), ...tail])].join('\n') + '\n');
-  // libFuzzer may print its final stats twice (crash handler and exit): take the last.
+  // libFuzzer may print its final stats twice (crash handler and exit): take
+  // the last. With jobs, each job has its own log (and the main log echoes
+  // some of theirs): count the jobs' logs only.
   const own = [...err.matchAll(/stat::number_of_executed_units:\s*(\d+)/g)];
-  let execs = own.length ? Number(own[own.length - 1][1]) : 0;
+  let execs = own.length && !(opts.jobs > 1) ? Number(own[own.length - 1][1]) : 0;
   if (opts.jobs > 1) {
     for (const f of filesIn(BUILD).filter((f) => /fuzz-\d+\.log$/.test(f))) {
       const text = fs.readFileSync(f, 'latin1');
