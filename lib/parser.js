@@ -72,6 +72,8 @@ const HAS_ON_HEADERS_COMPLETE = 2;
 const HAS_ALL = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE;
 
 const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
+// AsyncResource options, one object for every initialize().
+const MANUAL_DESTROY = Object.freeze({ requireManualDestroy: true });
 const EMPTY = Buffer.alloc(0);
 const MAX_INT32 = 2 ** 31 - 1;
 
@@ -234,7 +236,7 @@ class HTTPParser {
       if (options.lazyHeaders !== undefined) this.lazyHeaders = options.lazyHeaders === true;
     }
     if (!this._destroyed && this._asyncResource !== null) this._asyncResource.emitDestroy();
-    this._asyncResource = new AsyncResource(ASYNC_TYPES[type], { requireManualDestroy: true });
+    this._asyncResource = new AsyncResource(ASYNC_TYPES[type], MANUAL_DESTROY);
     this._destroyed = false;
     connections.track(this, connectionsList);
   }
