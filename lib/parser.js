@@ -251,20 +251,26 @@ class HTTPParser {
     if (state[S_GENERATION] !== this._generation) this._refreshViews();
     if (state[S_PAIR_SHIFT] !== 0 || state[S_SLAB_SHIFT] !== 0) this._shift();
     if (this._state[S_EVENTS] === 0) return this._result();
-    this._input = bytes;
-    let result;
+    const result = this._deliverEvents(bytes);
+    return this._nested === null ? result : this._runLater(result);
+  }
+
+  // Delivers the events of the last core call (input: its buffer, EMPTY for
+  // finish()) and returns what _replay() returns. Handlers run in the async
+  // context of initialize() (none before it).
+  _deliverEvents(input) {
+    this._input = input;
     let delivered = false;
     try {
-      // Handlers run in the async context of initialize() (none before it).
       const scope = this._asyncResource;
-      result = scope === null ? this._replay() : scope.runInAsyncScope(this._replay, this);
+      const result = scope === null ? this._replay() : scope.runInAsyncScope(this._replay, this);
       delivered = true;
+      return result;
     } finally {
       this._input = null;
       if (!delivered) this._nested = null;
       if (this._dumpAtComplete !== null) this._settleDump();
     }
-    return this._nested === null ? result : this._runLater(result);
   }
 
   // execute() or finish() called from inside one of this parser's handlers,
@@ -310,20 +316,7 @@ class HTTPParser {
     this._noteHandlers();
     this._native.finish();
     if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
-    if (this._state[S_EVENTS] !== 0) {
-      this._input = EMPTY;
-      let delivered = false;
-      try {
-        const scope = this._asyncResource;
-        if (scope === null) this._replay();
-        else scope.runInAsyncScope(this._replay, this);
-        delivered = true;
-      } finally {
-        this._input = null;
-        if (!delivered) this._nested = null;
-        if (this._dumpAtComplete !== null) this._settleDump();
-      }
-    }
+    if (this._state[S_EVENTS] !== 0) this._deliverEvents(EMPTY);
     const result = this._state[S_ERROR] === 0 ? undefined : this._error();
     return this._nested === null ? result : this._runLater(result);
   }

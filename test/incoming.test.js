@@ -67,6 +67,14 @@ function watch(msg, res) {
   return rec;
 }
 
+// watch(), keeping the message as rec.req, added to recs.
+function watchInto(recs, req, res) {
+  const rec = watch(req, res);
+  rec.req = req;
+  recs.push(rec);
+  return rec;
+}
+
 const GET = 'GET / HTTP/1.1\r\nHost: x\r\n\r\n';
 
 // Counts complete "ok" responses in a raw exchange.
@@ -168,9 +176,7 @@ threeWays('an unread body-less request: end then close, both asynchronous; fast 
   const recs = [];
   const server = http.createServer((req, res) => {
     if (mode !== 'builtin') assert.ok(req.socket.parser instanceof OurParser);
-    const rec = watch(req, res);
-    rec.req = req;
-    recs.push(rec);
+    watchInto(recs, req, res);
     res.end('ok');
   });
   const port = await listen(server);
@@ -203,9 +209,7 @@ threeWays('an unread body-less request: end then close, both asynchronous; fast 
 threeWays('a request dumped mid-body still drains (keep-alive goes on)', async ({ fast }) => {
   const recs = [];
   const server = http.createServer((req, res) => {
-    const rec = watch(req, res);
-    rec.req = req;
-    recs.push(rec);
+    watchInto(recs, req, res);
     // Answer at once, before the body arrives; never read it.
     res.end('ok');
   });
@@ -273,9 +277,7 @@ threeWays("Node's dump-when-res-ends case: a paused request with a 'data' listen
 threeWays("'aborted' and req.aborted only for incomplete messages", async () => {
   const recs = [];
   const server = http.createServer((req, res) => {
-    const rec = watch(req);
-    rec.req = req;
-    recs.push(rec);
+    const rec = watchInto(recs, req);
     if (req.url === '/read') {
       req.resume();
       req.on('end', () => res.end('ok'));
