@@ -251,26 +251,22 @@ class HTTPParser {
     if (state[S_GENERATION] !== this._generation) this._refreshViews();
     if (state[S_PAIR_SHIFT] !== 0 || state[S_SLAB_SHIFT] !== 0) this._shift();
     if (this._state[S_EVENTS] === 0) return this._result();
-    const result = this._deliverEvents(bytes);
-    return this._nested === null ? result : this._runLater(result);
-  }
-
-  // Delivers the events of the last core call (input: its buffer, EMPTY for
-  // finish()) and returns what _replay() returns. Handlers run in the async
-  // context of initialize() (none before it).
-  _deliverEvents(input) {
-    this._input = input;
+    this._input = bytes;
+    let result;
     let delivered = false;
+    // (finish() has the same try/finally. One helper for both cost 400-700
+    // instructions per message here, callgrind len=8: kept inline.)
     try {
+      // Handlers run in the async context of initialize() (none before it).
       const scope = this._asyncResource;
-      const result = scope === null ? this._replay() : scope.runInAsyncScope(this._replay, this);
+      result = scope === null ? this._replay() : scope.runInAsyncScope(this._replay, this);
       delivered = true;
-      return result;
     } finally {
       this._input = null;
       if (!delivered) this._nested = null;
       if (this._dumpAtComplete !== null) this._settleDump();
     }
+    return this._nested === null ? result : this._runLater(result);
   }
 
   // execute() or finish() called from inside one of this parser's handlers,
@@ -316,7 +312,20 @@ class HTTPParser {
     this._noteHandlers();
     this._native.finish();
     if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
-    if (this._state[S_EVENTS] !== 0) this._deliverEvents(EMPTY);
+    if (this._state[S_EVENTS] !== 0) {
+      this._input = EMPTY;
+      let delivered = false;
+      try {
+        const scope = this._asyncResource;
+        if (scope === null) this._replay();
+        else scope.runInAsyncScope(this._replay, this);
+        delivered = true;
+      } finally {
+        this._input = null;
+        if (!delivered) this._nested = null;
+        if (this._dumpAtComplete !== null) this._settleDump();
+      }
+    }
     const result = this._state[S_ERROR] === 0 ? undefined : this._error();
     return this._nested === null ? result : this._runLater(result);
   }
