@@ -121,7 +121,7 @@ function coreDir(rev) {
   if (!rev) return path.join(ROOT, 'src', 'core');
   const dir = path.join(BUILD, 'rev-core');
   fs.mkdirSync(dir, { recursive: true });
-  for (const name of ['lhn_parser.c', 'lhn_parser.h']) {
+  for (const name of ['lhn_parser.c', 'lhn_parser.h', 'lhn_llhttp.c', 'lhn_llhttp.h']) {
     const r = spawnSync('git', ['show', `${rev}:src/core/${name}`], { cwd: ROOT, maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`fuzz: git show ${rev}:src/core/${name} failed`);
     fs.writeFileSync(path.join(dir, name), r.stdout);
@@ -139,6 +139,7 @@ function build(rev) {
     '-fno-omit-frame-pointer', ...(process.env.FUZZ_CFLAGS || '').split(/\s+/).filter(Boolean),
     '-I', core, '-I', found.include,
     path.join(core, 'lhn_parser.c'),
+    path.join(core, 'lhn_llhttp.c'),
     path.join(FUZZ, 'fuzz_parser.c'),
     found.lib, '-o', EXE];
   console.log(`fuzz: building ${path.relative(ROOT, EXE)} with ${clang} against llhttp ${found.version}` +

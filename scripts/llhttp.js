@@ -1,10 +1,15 @@
 'use strict';
-// Finds an llhttp >= 9.2 to link statically, in this order:
+// Finds the llhttp the addon is compiled against: its llhttp.h fixes the
+// struct layout the core shares with the running node's own llhttp (used
+// when node exports it, see src/core/lhn_llhttp.h), and its static
+// libllhttp.a is linked in as the fallback copy. The layout is that of 9.3
+// and 9.4 (9.3 inserted on_protocol into llhttp_settings_t), so the header
+// must be one of those; in this order:
 //   1. LLHTTP_DIR (a prefix holding include/llhttp.h and a libllhttp.a below it);
-//   2. pkg-config libllhttp >= 9.2 with its static libllhttp.a;
-//   3. the project's cache (.llhttp/), filled from Debian 13 (trixie) packages
-//      libllhttp-dev + libllhttp9.2 with a private apt sources list (nothing on
-//      the system is changed).
+//   2. pkg-config libllhttp (9.3 or 9.4) with its static libllhttp.a;
+//   3. the project's cache (.llhttp/), filled from Debian's libllhttp-dev 9.4
+//      (forky, else sid) with a private apt sources list (nothing on the
+//      system is changed).
 // Usage: node scripts/llhttp.js include|lib|version|describe
 // As a module: resolve() -> { include, lib, version, source }.
 
@@ -14,8 +19,9 @@ const { execFileSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '..');
 const CACHE = process.env.LLHTTP_CACHE || path.join(ROOT, '.llhttp');
-const MIN = [9, 2];
-const DEBIAN_SUITE = 'trixie';
+const MIN = [9, 3];
+const MAX = [9, 4];
+const DEBIAN_SUITES = ['forky', 'sid'];
 
 function headerVersion(includeDir) {
   const text = fs.readFileSync(path.join(includeDir, 'llhttp.h'), 'latin1');
@@ -23,9 +29,12 @@ function headerVersion(includeDir) {
   return [part('MAJOR'), part('MINOR'), part('PATCH')];
 }
 
-function recentEnough(v) {
-  return v[0] > MIN[0] || (v[0] === MIN[0] && v[1] >= MIN[1]);
+function usable(v) {
+  const atLeast = (a, b) => a[0] > b[0] || (a[0] === b[0] && a[1] >= b[1]);
+  return atLeast(v, MIN) && atLeast(MAX, v);
 }
+
+const RANGE = `${MIN.join('.')} to ${MAX.join('.')}`;
 
 function findFile(dir, name, depth = 4) {
   if (depth < 0 || !fs.existsSync(dir)) return null;
@@ -46,15 +55,15 @@ function fromPrefix(prefix, source) {
   if (!header || !lib) return null;
   const include = path.dirname(header);
   const version = headerVersion(include);
-  if (!recentEnough(version)) {
-    throw new Error(`llhttp ${version.join('.')} in ${prefix} is older than ${MIN.join('.')}`);
+  if (!usable(version)) {
+    throw new Error(`llhttp ${version.join('.')} in ${prefix} is not ${RANGE}`);
   }
   return { include, lib, version: version.join('.'), source };
 }
 
 function fromPkgConfig() {
   try {
-    execFileSync('pkg-config', ['--atleast-version=' + MIN.join('.'), 'libllhttp'], { stdio: 'ignore' });
+    execFileSync('pkg-config', ['--atleast-version=' + MIN.join('.'), '--max-version=' + MAX.join('.') + '.999', 'libllhttp'], { stdio: 'ignore' });
   } catch {
     return null;
   }
@@ -65,25 +74,34 @@ function fromPkgConfig() {
   return { include, lib, version: headerVersion(include).join('.'), source: 'pkg-config' };
 }
 
-function fetchFromDebian() {
+function fetchFromDebian(suite) {
   const apt = (args, opts) => execFileSync('apt-get', args, { stdio: ['ignore', 'ignore', 'pipe'], ...opts });
-  const lists = path.join(CACHE, 'apt-lists');
+  const dir = path.join(CACHE, suite);
+  const lists = path.join(dir, 'apt-lists');
   fs.mkdirSync(path.join(lists, 'partial'), { recursive: true });
-  const sources = path.join(CACHE, 'sources.list');
-  fs.writeFileSync(sources, `deb http://deb.debian.org/debian ${DEBIAN_SUITE} main\n`);
+  const sources = path.join(dir, 'sources.list');
+  fs.writeFileSync(sources, `deb http://deb.debian.org/debian ${suite} main\n`);
   const opts = ['-o', 'Dir::Etc::sourcelist=' + sources, '-o', 'Dir::Etc::sourceparts=-',
     '-o', 'Dir::State::Lists=' + lists, '-o', 'APT::Get::List-Cleanup=0',
     '-o', 'APT::Sandbox::User=root'];
-  process.stderr.write(`llhttp-napi: fetching llhttp from Debian ${DEBIAN_SUITE} into ${CACHE}\n`);
+  process.stderr.write(`llhttp-napi: fetching llhttp from Debian ${suite} into ${CACHE}\n`);
   apt([...opts, 'update']);
-  const debs = path.join(CACHE, 'debs');
+  const debs = path.join(dir, 'debs');
+  fs.rmSync(debs, { recursive: true, force: true });
   fs.mkdirSync(debs, { recursive: true });
-  apt([...opts, 'download', 'libllhttp-dev', 'libllhttp9.2'], { cwd: debs });
+  apt([...opts, 'download', 'libllhttp-dev'], { cwd: debs });
   const root = path.join(CACHE, 'root');
+  fs.rmSync(root, { recursive: true, force: true });
   for (const deb of fs.readdirSync(debs).filter((f) => f.endsWith('.deb'))) {
     execFileSync('dpkg-deb', ['-x', path.join(debs, deb), root]);
   }
-  return fromPrefix(root, `Debian ${DEBIAN_SUITE} packages (cached in ${CACHE})`);
+  const found = fromPrefix(root, `Debian ${suite}'s libllhttp-dev (cached in ${CACHE})`);
+  // Debian builds its static library for executables: the one reference to a
+  // data symbol of another library, stderr in llhttp's debug printer (which
+  // the parser never calls), cannot be linked into a shared object. It is
+  // pointed at a variable of the addon (src/core/lhn_llhttp.c) instead.
+  execFileSync('objcopy', ['--redefine-sym', 'stderr=lhn_llhttp_stderr', found.lib]);
+  return found;
 }
 
 function resolve() {
@@ -92,20 +110,33 @@ function resolve() {
     if (!found) throw new Error(`LLHTTP_DIR=${process.env.LLHTTP_DIR} holds no llhttp.h and libllhttp.a`);
     return found;
   }
-  const found = fromPkgConfig() || fromPrefix(path.join(CACHE, 'root'), `cache ${CACHE}`);
+  const found = fromPkgConfig() || cached();
   if (found) return found;
-  try {
-    const fetched = fetchFromDebian();
-    if (fetched) return fetched;
-  } catch (err) {
-    throw new Error('llhttp >= 9.2 was not found and could not be fetched from Debian: ' +
-      String(err.stderr || err.message).trim() + '\n' + HELP);
+  const errors = [];
+  for (const suite of DEBIAN_SUITES) {
+    try {
+      const fetched = fetchFromDebian(suite);
+      if (fetched) return fetched;
+    } catch (err) {
+      errors.push(`${suite}: ` + String(err.stderr || err.message).trim().split('\n')[0]);
+    }
   }
-  throw new Error('llhttp >= 9.2 was not found.\n' + HELP);
+  throw new Error(`llhttp ${RANGE} was not found and could not be fetched from Debian (` +
+    errors.join('; ') + ').\n' + HELP);
 }
 
-const HELP = `Install llhttp >= 9.2 with its static library, then run npm install again:
-  Debian 13 / Ubuntu 24.04+: apt-get install libllhttp-dev
+// The cache, if it holds a usable llhttp (an older one is fetched again).
+function cached() {
+  try {
+    return fromPrefix(path.join(CACHE, 'root'), `cache ${CACHE}`);
+  } catch {
+    fs.rmSync(path.join(CACHE, 'root'), { recursive: true, force: true });
+    return null;
+  }
+}
+
+const HELP = `Install llhttp ${RANGE} with its static library, then run npm install again:
+  Debian forky / sid:        apt-get install libllhttp-dev
   macOS:                     brew install llhttp
   anywhere:                  build llhttp and set LLHTTP_DIR=<prefix holding include/ and lib/>`;
 

@@ -20,6 +20,7 @@ function main() {
       '-fno-omit-frame-pointer'] : ['-O2']),
     '-I', found.include,
     path.join(ROOT, 'src', 'core', 'lhn_parser.c'),
+    path.join(ROOT, 'src', 'core', 'lhn_llhttp.c'),
     path.join(ROOT, 'test', 'core', 'test_parser.c'),
     found.lib, '-o', exe];
   const build = spawnSync(cc, flags, { stdio: 'inherit' });

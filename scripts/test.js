@@ -1,5 +1,6 @@
 'use strict';
-// `npm test`: the C core's unit tests, then every test/*.test.js with node:test.
+// `npm test`: the C core's unit tests, then every test/*.test.js with node:test
+// (or only the test files given as arguments).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -12,7 +13,8 @@ function run(args) {
 }
 
 run([path.join(__dirname, 'test-core.js')]);
-const files = fs.readdirSync(path.join(ROOT, 'test'))
+const given = process.argv.slice(2);
+const files = given.length ? given : fs.readdirSync(path.join(ROOT, 'test'))
   .filter((f) => f.endsWith('.test.js'))
   .sort()
   .map((f) => path.join('test', f));

@@ -10,8 +10,12 @@
 #include <cstring>
 
 extern "C" {
+#include "../core/lhn_llhttp.h"
 #include "../core/lhn_parser.h"
 }
+
+#include <cstdlib>
+#include <string>
 
 namespace {
 
@@ -317,7 +321,46 @@ Napi::Array Strings(Napi::Env env, const char* const* names, size_t count) {
   return out;
 }
 
+// process.versions.llhttp, or "" where it cannot be read.
+std::string RuntimeLlhttpVersion(Napi::Env env) {
+  Napi::Value process = env.Global().Get("process");
+  if (!process.IsObject()) return "";
+  Napi::Value versions = process.As<Napi::Object>().Get("versions");
+  if (!versions.IsObject()) return "";
+  Napi::Value version = versions.As<Napi::Object>().Get("llhttp");
+  return version.IsString() ? version.As<Napi::String>().Utf8Value() : "";
+}
+
+// The llhttp every parser of the process calls: the runtime's own when it
+// exports one of a compatible layout (LLHTTP_NAPI_LLHTTP=bundled forces the
+// addon's copy). Chosen once per process, by the first environment to load
+// the addon; the version string goes with it.
+struct LlhttpChoice {
+  const lhn_llhttp* impl;
+  std::string version;
+};
+
+const LlhttpChoice& ChooseLlhttp(Napi::Env env) {
+  static const LlhttpChoice choice = [env]() {
+    const char* force = std::getenv("LLHTTP_NAPI_LLHTTP");
+    std::string runtime = RuntimeLlhttpVersion(env);
+    const lhn_llhttp* impl = nullptr;
+    if (force == nullptr || std::strcmp(force, "bundled") != 0) {
+      impl = lhn_llhttp_from_runtime(runtime.c_str());
+    }
+    if (impl != nullptr) {
+      lhn_llhttp_use(impl);
+      return LlhttpChoice{impl, runtime};
+    }
+    return LlhttpChoice{lhn_llhttp_bundled(), std::to_string(LLHTTP_VERSION_MAJOR) + "." +
+                                                   std::to_string(LLHTTP_VERSION_MINOR) + "." +
+                                                   std::to_string(LLHTTP_VERSION_PATCH)};
+  }();
+  return choice;
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  const LlhttpChoice& llhttp = ChooseLlhttp(env);
   size_t count;
   const char* const* names = lhn_method_names(0, &count);
   exports["methods"] = Strings(env, names, count);
@@ -326,13 +369,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   names = lhn_known_names(&count);
   exports["knownHeaderNames"] = Strings(env, names, count);
   exports["NativeParser"] = Parser::Define(env);
-  Napi::Object version = Napi::Object::New(env);
-  version["major"] = LLHTTP_VERSION_MAJOR;
-  version["minor"] = LLHTTP_VERSION_MINOR;
-  version["patch"] = LLHTTP_VERSION_PATCH;
-  exports["llhttpVersion"] = Napi::String::New(
-      env, std::to_string(LLHTTP_VERSION_MAJOR) + "." + std::to_string(LLHTTP_VERSION_MINOR) +
-               "." + std::to_string(LLHTTP_VERSION_PATCH));
+  exports["llhttpVersion"] = Napi::String::New(env, llhttp.version);
+  exports["llhttpSource"] = Napi::String::New(env, llhttp.impl->source);
   exports["napiVersion"] = Napi::Number::New(env, NAPI_VERSION);
   exports["eventSlots"] = Napi::Number::New(env, LHN_EVENT_SLOTS);
   exports["pairSlots"] = Napi::Number::New(env, LHN_PAIR_SLOTS);

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 199309L
 
 #include "lhn_parser.h"
+#include "lhn_llhttp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -100,9 +101,14 @@ static inline int32_t *event_push(lhn_parser *p, int kind) {
 
 /* ---- callback plumbing ---------------------------------------------------- */
 
+/* llhttp_set_error_reason(): the reason a callback's HPE_USER reports. */
+static inline void set_error_reason(lhn_parser *p, const char *reason) {
+  p->st.llhttp.reason = reason;
+}
+
 static int out_of_memory(lhn_parser *p) {
   p->oom = 1;
-  llhttp_set_error_reason(&p->st.llhttp, "HPE_OUT_OF_MEMORY:Out of memory");
+  set_error_reason(p, "HPE_OUT_OF_MEMORY:Out of memory");
   return HPE_USER;
 }
 
@@ -120,7 +126,7 @@ static inline int leave(lhn_parser *p, int rv) {
   if (p->fail_serial != 0 && p->st.serial == p->fail_serial) {
     p->fail_serial = 0;
     if (p->fail_code == HPE_USER) {
-      llhttp_set_error_reason(&p->st.llhttp, "HPE_JS_EXCEPTION:JS Exception");
+      set_error_reason(p, "HPE_JS_EXCEPTION:JS Exception");
     }
     return p->fail_code;
   }
@@ -132,7 +138,7 @@ static inline int leave(lhn_parser *p, int rv) {
 static inline int track_header(lhn_parser *p, size_t len) {
   p->st.header_nread += len;
   if (p->st.header_nread >= p->max_header_size) {
-    llhttp_set_error_reason(&p->st.llhttp, "HPE_HEADER_OVERFLOW:Header overflow");
+    set_error_reason(p, "HPE_HEADER_OVERFLOW:Header overflow");
     return HPE_USER;
   }
   return 0;
@@ -524,8 +530,7 @@ static int on_chunk_extension(llhttp_t *h, const char *at, size_t len) {
   (void)at;
   p->st.chunk_ext_nread += len;
   if (p->st.chunk_ext_nread > LHN_MAX_CHUNK_EXTENSIONS) {
-    llhttp_set_error_reason(&p->st.llhttp,
-                            "HPE_CHUNK_EXTENSIONS_OVERFLOW:Chunk extensions overflow");
+    set_error_reason(p, "HPE_CHUNK_EXTENSIONS_OVERFLOW:Chunk extensions overflow");
     return leave(p, HPE_USER);
   }
   return leave(p, 0);
@@ -569,7 +574,7 @@ static int on_headers_complete(llhttp_t *h) {
   ev[12] = p->epoch;
   st->headers_completed = 1;
   ev[6] = finish_message_reuse(p, ev[4], ev[5]) | pairs_same | (ll->upgrade ? LHN_HC_UPGRADE : 0) |
-          (llhttp_should_keep_alive(ll) ? LHN_HC_KEEP_ALIVE : 0);
+          (p->ll->should_keep_alive(ll) ? LHN_HC_KEEP_ALIVE : 0);
   ev[7] = ll->status_code;
   ev[8] = ll->method;
   ev[9] = ll->http_major;
@@ -640,6 +645,7 @@ void lhn_parser_init(lhn_parser *p, lhn_grow_fn grow, void *grow_ctx) {
   p->grow_ctx = grow_ctx;
   p->epoch = 1;
   p->handlers = LHN_HAS_ALL;
+  p->ll = lhn_llhttp_current();
 }
 
 void lhn_parser_set_handlers(lhn_parser *p, unsigned handlers) {
@@ -658,20 +664,11 @@ int lhn_parser_prepare(lhn_parser *p) {
 void lhn_parser_reset(lhn_parser *p, int type, uint32_t max_header_size,
                       unsigned lenient) {
   memset(&p->st, 0, sizeof(p->st));
-  llhttp_init(&p->st.llhttp, (llhttp_type_t)type, &lhn_settings);
-  llhttp_t *ll = &p->st.llhttp;
-  llhttp_set_lenient_headers(ll, (lenient & LENIENT_HEADERS) != 0);
-  llhttp_set_lenient_chunked_length(ll, (lenient & LENIENT_CHUNKED_LENGTH) != 0);
-  llhttp_set_lenient_keep_alive(ll, (lenient & LENIENT_KEEP_ALIVE) != 0);
-  llhttp_set_lenient_transfer_encoding(ll, (lenient & LENIENT_TRANSFER_ENCODING) != 0);
-  llhttp_set_lenient_version(ll, (lenient & LENIENT_VERSION) != 0);
-  llhttp_set_lenient_data_after_close(ll, (lenient & LENIENT_DATA_AFTER_CLOSE) != 0);
-  llhttp_set_lenient_optional_lf_after_cr(ll, (lenient & LENIENT_OPTIONAL_LF_AFTER_CR) != 0);
-  llhttp_set_lenient_optional_crlf_after_chunk(
-      ll, (lenient & LENIENT_OPTIONAL_CRLF_AFTER_CHUNK) != 0);
-  llhttp_set_lenient_optional_cr_before_lf(ll, (lenient & LENIENT_OPTIONAL_CR_BEFORE_LF) != 0);
-  llhttp_set_lenient_spaces_after_chunk_size(
-      ll, (lenient & LENIENT_SPACES_AFTER_CHUNK_SIZE) != 0);
+  p->ll = lhn_llhttp_current();
+  p->ll->init(&p->st.llhttp, (llhttp_type_t)type, &lhn_settings);
+  /* What each llhttp_set_lenient_*() does: Node's kLenient* bits are
+   * llhttp's lenient flags. */
+  p->st.llhttp.lenient_flags = (uint16_t)lenient;
   p->max_header_size = max_header_size;
   p->event_count = 0;
   p->oom = 0;
@@ -684,11 +681,11 @@ static void report(lhn_parser *p, const char *data, size_t len, llhttp_errno_t e
   size_t nread = len;
   int upgraded = 0;
   if (err != HPE_OK) {
-    const char *pos = llhttp_get_error_pos(ll);
+    const char *pos = ll->error_pos;
     nread = (data && pos >= data && pos <= data + len) ? (size_t)(pos - data) : 0;
     if (err == HPE_PAUSED_UPGRADE) {
       err = HPE_OK;
-      llhttp_resume_after_upgrade(ll);
+      p->ll->resume_after_upgrade(ll);
       upgraded = 1;
     }
   }
@@ -699,7 +696,7 @@ static void report(lhn_parser *p, const char *data, size_t len, llhttp_errno_t e
   out->code_len = 0;
   out->reason = NULL;
   if (ll->upgrade || err == HPE_OK) return;
-  const char *reason = llhttp_get_error_reason(ll);
+  const char *reason = ll->reason;
   if (!reason) reason = "";
   out->error = err;
   if (err == HPE_USER) {
@@ -711,7 +708,7 @@ static void report(lhn_parser *p, const char *data, size_t len, llhttp_errno_t e
       return;
     }
   }
-  out->code = llhttp_errno_name(err);
+  out->code = p->ll->errno_name(err);
   out->code_len = strlen(out->code);
   out->reason = reason;
 }
@@ -723,7 +720,7 @@ static void run(lhn_parser *p, const char *data, size_t len, lhn_result *out) {
   if (data == NULL) data = "";
   p->input = data;
   p->input_len = len;
-  llhttp_errno_t err = llhttp_execute(&p->st.llhttp, data, len);
+  llhttp_errno_t err = p->ll->execute(&p->st.llhttp, data, len);
   report(p, data, len, err, out);
   p->regen_limit = 0;
 }
@@ -802,13 +799,13 @@ void lhn_parser_finish(lhn_parser *p, lhn_result *out) {
   p->event_count = 0;
   p->input = NULL;
   p->input_len = 0;
-  llhttp_errno_t err = llhttp_finish(&p->st.llhttp);
+  llhttp_errno_t err = p->ll->finish(&p->st.llhttp);
   report(p, NULL, 0, err, out);
 }
 
-void lhn_parser_pause(lhn_parser *p) { llhttp_pause(&p->st.llhttp); }
+void lhn_parser_pause(lhn_parser *p) { p->ll->pause(&p->st.llhttp); }
 
-void lhn_parser_resume(lhn_parser *p) { llhttp_resume(&p->st.llhttp); }
+void lhn_parser_resume(lhn_parser *p) { p->ll->resume(&p->st.llhttp); }
 
 void lhn_parser_destroy(lhn_parser *p) {
   for (int i = 0; i < 2; i++) {

@@ -159,6 +159,7 @@ typedef struct lhn_state {
 } lhn_state;
 
 struct lhn_parser {
+  const struct lhn_llhttp *ll; /* the llhttp it calls (lhn_llhttp.h) */
   lhn_state st;
   lhn_state saved;        /* state when the current buffer began */
   const char *input;      /* current buffer */

