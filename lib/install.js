@@ -16,8 +16,8 @@
 // headersTimeout, requestTimeout) for our parsers is in ./connections.js.
 //
 // options.incoming (default true) also puts the IncomingMessage fast paths
-// of ./incoming.js in place (fast dump, one-tick clean destroy); uninstall()
-// takes them off.
+// of ./incoming.js in place (fast dump, one-tick clean destroy) on the lines
+// whose IncomingMessage lacks them (before 24); uninstall() takes them off.
 
 let installed = false;
 let warned = false;
@@ -153,7 +153,7 @@ function install(options) {
   }
   list.length = 0;
   parsers.ctor = ourCtor;
-  if (opts.incoming !== false) require('./incoming').patch();
+  if (opts.incoming !== false && !require('./node-line').fastIncoming) require('./incoming').patch();
   installed = true;
   return true;
 }

@@ -1,5 +1,6 @@
 'use strict';
-// HTTPParser: a drop-in for Node 20's built-in `require('_http_common').HTTPParser`.
+// HTTPParser: a drop-in for the running Node line's built-in
+// `require('_http_common').HTTPParser` (what differs between lines: ./node-line.js).
 //
 // One native crossing per execute(): the C core parses the whole buffer and
 // records events (src/core/lhn_parser.h); this file replays them, calling the
@@ -11,6 +12,7 @@ const { AsyncResource } = require('node:async_hooks');
 const binding = require('./native');
 const connections = require('./connections');
 const incoming = require('./incoming');
+const line = require('./node-line');
 
 const { NativeParser } = binding;
 
@@ -61,11 +63,13 @@ const S_PAIR_SHIFT = 9;
 const S_SLAB_SHIFT = 10;
 const S_UPGRADED = 11;
 const S_HANDLERS = 12;
+const S_MAX_PAIRS = 13;
 const S_SLOTS = 14;
 const R_RESET = 1;
 const R_PAUSE = 2;
 const R_RESUME = 4;
 const R_HANDLERS = 8;
+const R_MAX_PAIRS = 16;
 // Which handlers exist, for the core (LHN_HAS_* in src/core/lhn_parser.h).
 const HAS_ON_HEADERS = 1;
 const HAS_ON_HEADERS_COMPLETE = 2;
@@ -158,9 +162,12 @@ class HTTPParser {
     this._replayHeadersDone = false;
     this._replayAt = -1;          // index of the event being delivered
     this._nested = null;          // what handlers gave execute()/finish(), see _later()
+    this._silenced = false;       // remove() from 24 on: no events until initialize()
+    this._kept = [null, null, null, null, null, null, null]; // see _handler()
     this._dumpAtComplete = null;  // see _deferDump()
     // Which of kOnHeaders / kOnHeadersComplete the core was told exist.
     this._handlers = HAS_ALL;
+    this._maxPairs = 0;           // header pair limit the core was given
     // Strings of the previous message's header pairs, URL or status text, by
     // position, for reuse when the core sees the same bytes again.
     this._prevPairs = [];   // [name0, value0, name1, value1, ...] by position
@@ -224,11 +231,13 @@ class HTTPParser {
     const state = this._state;
     state[S_TYPE] = type;
     state[S_MAX_HEADER] = max > MAX_INT32 ? MAX_INT32 : max;
-    state[S_LENIENT] = (lenientFlags | 0) & 1023;
+    state[S_LENIENT] = (lenientFlags | 0) & line.lenientMask;
     // (A pause or resume still pending is dropped; a new handler set is not.)
-    state[S_REQUEST] = R_RESET | (state[S_REQUEST] & R_HANDLERS);
+    state[S_REQUEST] = R_RESET | (state[S_REQUEST] & (R_HANDLERS | R_MAX_PAIRS));
     this._type = type;
     this._initCount++;
+    this._silenced = false;
+    this._kept.fill(null);
     this._hdrCount = -1;
     this._trlCount = -1;
     if (options !== undefined && options !== null) {
@@ -245,7 +254,7 @@ class HTTPParser {
     if (this._closed) return undefined;
     const bytes = toBytes(data);
     if (this._input !== null && this._input !== undefined) return this._later(Buffer.from(bytes));
-    this._noteHandlers();
+    this._noteSettings();
     this._exec(bytes);
     const state = this._state;
     if (state[S_GENERATION] !== this._generation) this._refreshViews();
@@ -309,7 +318,7 @@ class HTTPParser {
   finish() {
     if (this._closed) return undefined;
     if (this._input !== null && this._input !== undefined) return this._later(FINISH);
-    this._noteHandlers();
+    this._noteSettings();
     this._native.finish();
     if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
     if (this._state[S_EVENTS] !== 0) {
@@ -358,15 +367,44 @@ class HTTPParser {
 
   // The built-in looks its handlers up at each callback, and without a
   // kOnHeaders or kOnHeadersComplete function it keeps headers pending
-  // differently: tell the core which exist (sampled once per call).
-  _noteHandlers() {
-    const has = (typeof this[kOnHeaders] === 'function' ? HAS_ON_HEADERS : 0) |
-      (typeof this[kOnHeadersComplete] === 'function' ? HAS_ON_HEADERS_COMPLETE : 0);
+  // differently: tell the core which exist. From 22 on it also limits a
+  // request's header pairs to the parser's maxHeaderPairs. (Both sampled
+  // once per call.)
+  _noteSettings() {
+    const has = (typeof this._peekHandler(kOnHeaders) === 'function' ? HAS_ON_HEADERS : 0) |
+      (typeof this._peekHandler(kOnHeadersComplete) === 'function' ? HAS_ON_HEADERS_COMPLETE : 0);
     if (has !== this._handlers) {
       this._handlers = has;
       this._state[S_HANDLERS] = has;
       this._state[S_REQUEST] |= R_HANDLERS;
     }
+    if (line.limitsHeaderPairs) {
+      const max = this.maxHeaderPairs;
+      const pairs = typeof max === 'number' && max > 0 ? Math.min(Math.floor(max), MAX_INT32) : 0;
+      if (pairs !== this._maxPairs) {
+        this._maxPairs = pairs;
+        this._state[S_MAX_PAIRS] = pairs;
+        this._state[S_REQUEST] |= R_MAX_PAIRS;
+      }
+    }
+  }
+
+  // The handler in a slot, looked up as the built-in does: from 26 on, the
+  // first function found in kOnHeadersComplete, kOnBody or kOnMessageComplete
+  // stays until initialize().
+  _handler(slot) {
+    if (!line.keepsHandlers || slot < kOnHeadersComplete) return this[slot];
+    const kept = this._kept[slot];
+    if (kept !== null) return kept;
+    const cb = this[slot];
+    if (typeof cb === 'function') this._kept[slot] = cb;
+    return cb;
+  }
+
+  // The same without keeping what it finds.
+  _peekHandler(slot) {
+    return line.keepsHandlers && slot >= kOnHeadersComplete && this._kept[slot] !== null ?
+      this._kept[slot] : this[slot];
   }
 
   // What execute() returns once every event has been delivered.
@@ -384,32 +422,38 @@ class HTTPParser {
   // Delivers the recorded events to the kOn* handlers. A handler that throws
   // stops parsing there (the core rewinds and fails at that event), except
   // kOnMessageBegin and kOnHeaders: the built-in goes on parsing after those
-  // and throws at the end.
+  // and may throw at the end (see lateException below and ./node-line.js).
   _replay() {
     const input = this._input;
     let events = this._events;
     let count = this._state[S_EVENTS];
-    let deferred = false;
-    let deferredError;
+    // The exception of the last kOnMessageBegin / kOnHeaders that threw, as
+    // long as the built-in would still throw it from execute().
+    let late = false;
+    let lateError;
+    let headersThrew = false;
     for (let i = 0; i < count; i++) {
+      // (A parser removed by a handler delivers nothing more, from 24 on.)
+      if (this._silenced) break;
       const at = i * EVENT_SLOTS;
       const kind = events[at];
+      // (22 on: the built-in's lookup of the next handler drops it.)
+      if (line.handlerLookupDropsException) late = false;
       let answer = 0;
       try {
         this._replayAt = i;
         answer = this._deliver(kind, events, at, input);
       } catch (err) {
-        if (kind === EV_MESSAGE_BEGIN || kind === EV_HEADERS) {
-          if (!deferred) {
-            deferred = true;
-            deferredError = err;
-          }
-          continue;
+        if (kind === EV_MESSAGE_BEGIN || (kind === EV_HEADERS && line.headersThrowIsLate)) {
+          late = true;
+          lateError = err;
         }
+        if (kind === EV_HEADERS) headersThrew = true;
+        if (kind === EV_MESSAGE_BEGIN || kind === EV_HEADERS) continue;
         // (finish() has no buffer to re-parse: the built-in leaves the
         // parser where it was then.)
         if (input !== EMPTY) this._native.rewind(input, i, REWIND_FAIL, 0, kind === EV_BODY ? HPE_USER : -1);
-        throw deferred ? deferredError : err;
+        throw err;
       }
       // (Not while the socket holds buffered data: a tick resuming it would
       // hand that data to this parser's execute() in the middle of this one.)
@@ -427,10 +471,14 @@ class HTTPParser {
         count = this._state[S_EVENTS];
       }
     }
-    if (deferred) throw deferredError;
     // The built-in resumes llhttp after an upgrade stops it, which also
     // undoes a pause() made by a handler of this execute().
     if (this._state[S_UPGRADED] !== 0) this._state[S_REQUEST] &= ~R_PAUSE;
+    if (headersThrew && line.headersThrowHidesResult) {
+      if (late) throw lateError;
+      return undefined;
+    }
+    if (late && (this._state[S_ERROR] === 0 || !line.handlerLookupDropsException)) throw lateError;
     return this._result();
   }
 
@@ -443,7 +491,7 @@ class HTTPParser {
         this._msgRecorded = false;
         this._hdrCount = -1;
         this._trlCount = -1;
-        const cb = this[kOnMessageBegin];
+        const cb = this._handler(kOnMessageBegin);
         if (typeof cb === 'function') cb.call(this);
         return 0;
       }
@@ -452,13 +500,13 @@ class HTTPParser {
         if (this.lazyHeaders) {
           // Header flushes are not delivered; trailers are, without an array.
           if (this._replayHeadersDone) {
-            const cb = this[kOnHeaders];
+            const cb = this._handler(kOnHeaders);
             if (typeof cb === 'function') cb.call(this, undefined, this._string(events[at + 4], events[at + 5]));
           }
           // Header pairs are made (and recorded) by getAllHeaders() if asked.
           return 0;
         }
-        const cb = this[kOnHeaders];
+        const cb = this._handler(kOnHeaders);
         if (typeof cb === 'function') {
           const first = events[at + 2];
           const count = events[at + 3];
@@ -474,7 +522,7 @@ class HTTPParser {
       case EV_HEADERS_COMPLETE:
         return this._headersComplete(events, at);
       case EV_BODY: {
-        const cb = this[kOnBody];
+        const cb = this._handler(kOnBody);
         if (typeof cb === 'function') {
           const start = events[at + 2];
           // The built-in hands over a copy: the input may be reused.
@@ -483,7 +531,7 @@ class HTTPParser {
         return 0;
       }
       case EV_MESSAGE_COMPLETE: {
-        const cb = this[kOnMessageComplete];
+        const cb = this._handler(kOnMessageComplete);
         if (typeof cb === 'function') cb.call(this);
         if (this._dumpAtComplete !== null) this._settleDump();
         return 0;
@@ -493,7 +541,7 @@ class HTTPParser {
   }
 
   _headersComplete(events, at) {
-    const cb = this[kOnHeadersComplete];
+    const cb = this._handler(kOnHeadersComplete);
     const epoch = events[at + 12];
     const flushed = events[at + 3] === -1;
     if (!flushed) this._notePairs(events[at + 2], events[at + 3], 0, 0);
@@ -778,6 +826,7 @@ class HTTPParser {
 
   remove() {
     if (this._closed) return;
+    if (line.removeSilences) this._silenced = true;
     connections.untrack(this);
   }
 
@@ -815,14 +864,16 @@ class HTTPParser {
     return input === null || input.length === 0 ? Buffer.alloc(0) : Buffer.from(input);
   }
 
-  duration() {
+  // duration() where the line has it (see the end of this file).
+  _duration() {
     if (this._closed) return undefined;
     const start = this._messageStart[0];
     // The core stamps message starts with CLOCK_MONOTONIC, like hrtime.
     return start === 0 ? 0 : Number(process.hrtime.bigint()) / 1e6 - start;
   }
 
-  headersCompleted() {
+  // headersCompleted() where the line has it; lib/connections.js asks it too.
+  _headersCompleted() {
     if (this._closed) return undefined;
     // During a replay, as of the event being delivered.
     if (this._input !== null) return this._replayHeadersDone;
@@ -831,31 +882,16 @@ class HTTPParser {
   }
 }
 
-const constants = {
-  REQUEST,
-  RESPONSE,
-  kOnMessageBegin,
-  kOnHeaders,
-  kOnHeadersComplete,
-  kOnBody,
-  kOnMessageComplete,
-  kOnExecute,
-  kOnTimeout,
-  kLenientNone: 0,
-  kLenientHeaders: 1,
-  kLenientChunkedLength: 2,
-  kLenientKeepAlive: 4,
-  kLenientTransferEncoding: 8,
-  kLenientVersion: 16,
-  kLenientDataAfterClose: 32,
-  kLenientOptionalLFAfterCR: 64,
-  kLenientOptionalCRLFAfterChunk: 128,
-  kLenientOptionalCRBeforeLF: 256,
-  kLenientSpacesAfterChunkSize: 512,
-  kLenientAll: 1023,
-};
-for (const name of Object.keys(constants)) {
-  Object.defineProperty(HTTPParser, name, { value: constants[name], enumerable: true });
+// The running line's statics and prototype: 24 added
+// kLenientHeaderValueRelaxed, 22 removed duration() and headersCompleted().
+for (const name of Object.keys(line.statics)) {
+  Object.defineProperty(HTTPParser, name, { value: line.statics[name], enumerable: true });
+}
+for (const [name, has, method] of [['duration', line.hasDuration, '_duration'],
+  ['headersCompleted', line.hasHeadersCompleted, '_headersCompleted']]) {
+  if (!has) continue;
+  Object.defineProperty(HTTPParser.prototype, name,
+    { value: HTTPParser.prototype[method], writable: true, configurable: true, enumerable: false });
 }
 
 module.exports = {

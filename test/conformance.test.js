@@ -34,21 +34,12 @@ const UNDER_ASAN = (() => {
 })();
 const BUILTIN_ONLY = process.env.CONFORMANCE_BUILTIN_ONLY === '1';
 
-const builtinCommon = require('_http_common');
-const builtinAllMethods = (() => {
-  const saved = process.noDeprecation;
-  process.noDeprecation = true;
-  try {
-    return process.binding('http_parser').allMethods;
-  } finally {
-    process.noDeprecation = saved;
-  }
-})();
+const builtin = require('./support/builtin');
+const { LINE } = builtin;
 
 // [name, HTTPParser, { methods, allMethods }]
 const PARSERS = [
-  ['builtin', builtinCommon.HTTPParser,
-   { methods: builtinCommon.methods, allMethods: builtinAllMethods }],
+  ['builtin', builtin.HTTPParser, { methods: builtin.methods, allMethods: builtin.allMethods }],
 ];
 let napi = null;
 if (!BUILTIN_ONLY) {
@@ -243,10 +234,19 @@ for (const [name, HTTPParser, mod] of PARSERS) {
 
       it('prototype methods', () => {
         for (const m of ['close', 'free', 'remove', 'execute', 'finish', 'initialize',
-          'pause', 'resume', 'consume', 'unconsume', 'getCurrentBuffer', 'duration',
-          'headersCompleted']) {
+          'pause', 'resume', 'consume', 'unconsume', 'getCurrentBuffer']) {
           assert.equal(typeof HTTPParser.prototype[m], 'function', m);
         }
+        // 22 removed duration() and headersCompleted().
+        for (const m of ['duration', 'headersCompleted']) {
+          assert.equal(typeof HTTPParser.prototype[m], LINE < 22 ? 'function' : 'undefined', m);
+        }
+      });
+
+      it('lenient statics of the line', () => {
+        // 24 added kLenientHeaderValueRelaxed (not part of kLenientAll).
+        assert.equal(HTTPParser.kLenientHeaderValueRelaxed, LINE >= 24 ? 1024 : undefined);
+        assert.equal(HTTPParser.kLenientAll, 1023);
       });
 
       it('methods and allMethods lists', () => {
@@ -1397,12 +1397,30 @@ for (const [name, HTTPParser, mod] of PARSERS) {
         assert.deepEqual(ev, [['hc'], ['complete'], ['hc'], ['complete']]);
       });
 
-      it('remove() returns undefined and the parser keeps working', () => {
+      it('remove() returns undefined and the parser keeps parsing', () => {
         const [p, ev] = withRecorder();
         assert.equal(p.remove(), undefined);
         assert.equal(p.execute(GET()), 18);
+        // 24 on: a removed parser delivers no events until initialize().
+        assert.deepEqual(ev, LINE >= 24 ? [] : [['hc', '/'], ['complete']]);
+        p.initialize(REQ, {});
+        assert.equal(p.execute(GET()), 18);
         p.close();
-        assert.deepEqual(ev, [['hc', '/'], ['complete']]);
+        assert.equal(ev.length, LINE >= 24 ? 2 : 4);
+      });
+
+      it('remove() inside a handler: from 24 on, the rest of the buffer is parsed silently', () => {
+        const [p, ev] = withRecorder();
+        p[HTTPParser.kOnBody] = () => { ev.push(['body']); };
+        const hc = p[HTTPParser.kOnHeadersComplete];
+        p[HTTPParser.kOnHeadersComplete] = function(...args) {
+          if (ev.length === 0) this.remove();
+          return hc.apply(this, args);
+        };
+        const input = 'POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\nabGET /2 HTTP/1.1\r\n\r\n';
+        assert.equal(p.execute(Buffer.from(input)), input.length);
+        p.close();
+        assert.deepEqual(ev.map((e) => e[0]), LINE >= 24 ? ['hc'] : ['hc', 'body', 'complete', 'hc', 'complete']);
       });
 
       const CLOSE_IN_CB = `
@@ -1462,19 +1480,79 @@ for (const [name, HTTPParser, mod] of PARSERS) {
         p.close();
         return r instanceof Error ? [r.code, r.reason] : r;
       };
+      // [parser, events, what execute() gave: a number, [code, bytesParsed],
+      // ['threw', message] or undefined]
+      const attempt = (slot, input) => {
+        const ev = [];
+        const p = createParser(HTTPParser, 'request');
+        for (const k of [0, 1, 2, 3, 4]) p[k] = () => { ev.push(k); };
+        p[slot] = () => { ev.push(`throw${slot}`); throw new Error(`boom${slot}`); };
+        let r;
+        try {
+          r = p.execute(Buffer.from(input));
+        } catch (e) {
+          r = ['threw', e.message];
+        }
+        if (r instanceof Error) r = [r.code, r.bytesParsed];
+        return [p, ev, r];
+      };
 
-      it('kOnMessageBegin: parsing goes on to the end, then execute() throws; the parser stays usable', () => {
-        const [p, ev] = setup(HTTPParser.kOnMessageBegin, 'GET / HTTP/1.1\r\n\r\n');
+      // 20: execute() throws a kOnMessageBegin / kOnHeaders exception once the
+      // buffer is parsed. 22 on: the lookup of the next handler drops it, and
+      // execute() returns undefined after a kOnHeaders throw.
+      it('kOnMessageBegin: parsing goes on to the end; the parser stays usable', () => {
+        const [p, ev, r] = attempt(HTTPParser.kOnMessageBegin, 'GET / HTTP/1.1\r\n\r\n');
         assert.deepEqual(ev, ['throw0', 2, 4]);
+        assert.deepEqual(r, LINE < 22 ? ['threw', 'boom0'] : 18);
         p[HTTPParser.kOnMessageBegin] = () => { ev.push(0); };
         assert.equal(next(p), 18);
       });
 
-      it('kOnHeaders: parsing goes on to the end, then execute() throws', () => {
-        const [p, ev] = setup(HTTPParser.kOnHeaders, `GET / HTTP/1.1\r\n${H40raw}\r\n`);
+      it('kOnMessageBegin: with nothing after it, execute() throws on every line', () => {
+        const [p, ev, r] = attempt(HTTPParser.kOnMessageBegin, 'GET / HTTP/1.1\r\n');
+        assert.deepEqual(ev, ['throw0']);
+        assert.deepEqual(r, ['threw', 'boom0']);
+        p.close();
+      });
+
+      it('kOnMessageBegin then a parse error: the error result from 22 on', () => {
+        const [p, ev, r] = attempt(HTTPParser.kOnMessageBegin, 'GET / HTTP/1.1\r\nA B\r\n');
+        assert.deepEqual(ev, ['throw0']);
+        assert.deepEqual(r, LINE < 22 ? ['threw', 'boom0'] : ['HPE_INVALID_HEADER_TOKEN', 17]);
+        p.close();
+      });
+
+      it('kOnHeaders: parsing goes on to the end', () => {
+        const [p, ev, r] = attempt(HTTPParser.kOnHeaders, `GET / HTTP/1.1\r\n${H40raw}\r\n`);
         assert.deepEqual(ev, [0, 'throw1', 'throw1', 2, 4]);
+        assert.deepEqual(r, LINE < 22 ? ['threw', 'boom1'] : undefined);
         p[HTTPParser.kOnHeaders] = () => {};
         assert.equal(next(p), 18);
+      });
+
+      it('kOnHeaders with nothing after it: execute() throws, except on 22', () => {
+        const [p, ev, r] = attempt(HTTPParser.kOnHeaders, `GET / HTTP/1.1\r\n${H40raw}`);
+        assert.deepEqual(ev, [0, 'throw1']);
+        assert.deepEqual(r, LINE === 22 ? undefined : ['threw', 'boom1']);
+        p.close();
+      });
+
+      it('the last of several kOnMessageBegin / kOnHeaders exceptions is the one thrown', () => {
+        const p = createParser(HTTPParser, 'request');
+        const ev = [];
+        p[HTTPParser.kOnHeaders] = () => { ev.push('throw1'); throw new Error('boom1'); };
+        p[HTTPParser.kOnMessageBegin] = () => { ev.push('throw0'); throw new Error('boom0'); };
+        p[HTTPParser.kOnHeadersComplete] = () => { ev.push(2); };
+        p[HTTPParser.kOnMessageComplete] = () => { ev.push(4); };
+        let r;
+        try {
+          r = p.execute(Buffer.from(`GET / HTTP/1.1\r\n${H40raw}\r\nGET`));
+        } catch (e) {
+          r = e.message;
+        }
+        p.close();
+        assert.deepEqual(ev, ['throw0', 'throw1', 'throw1', 2, 4, 'throw0']);
+        assert.equal(r, 'boom0');
       });
 
       it('kOnHeadersComplete: parsing stops; later executes return HPE_CB_HEADERS_COMPLETE', () => {
@@ -1521,6 +1599,11 @@ for (const [name, HTTPParser, mod] of PARSERS) {
       it('report the parser state inside and outside execute()', () => {
         const p = createParser(HTTPParser, 'request');
         const ev = [];
+        // (22 removed headersCompleted() and duration(): getCurrentBuffer() alone there.)
+        if (LINE >= 22) {
+          p.headersCompleted = () => 'n/a';
+          p.duration = () => 'n/a';
+        }
         const buf = (x) => [Buffer.isBuffer(x), x.toString('latin1')];
         ev.push(['before', p.headersCompleted(), buf(p.getCurrentBuffer())]);
         p[HTTPParser.kOnMessageBegin] = function() { ev.push(['begin', this.headersCompleted(), buf(this.getCurrentBuffer())]); };
@@ -1531,24 +1614,27 @@ for (const [name, HTTPParser, mod] of PARSERS) {
         assert.equal(p.execute(Buffer.from(first)), 40);
         ev.push(['between', p.headersCompleted(), buf(p.getCurrentBuffer())]);
         const d = p.duration();
-        assert.equal(typeof d, 'number');
-        assert.ok(d >= 0 && d < 60000, `duration mid-message ${d}`);
+        if (LINE < 22) {
+          assert.equal(typeof d, 'number');
+          assert.ok(d >= 0 && d < 60000, `duration mid-message ${d}`);
+        }
         assert.equal(p.execute(Buffer.from('cd')), 2);
         ev.push(['after', p.headersCompleted(), p.duration()]);
         assert.equal(p.execute(Buffer.from('GET / HTTP/1.1\r\n')), 16);
         ev.push(['midHeaders', p.headersCompleted()]);
         p.close();
+        const [no, yes, zero] = LINE < 22 ? [false, true, 0] : ['n/a', 'n/a', 'n/a'];
         assert.deepEqual(ev, [
-          ['before', false, [true, '']],
-          ['begin', false, [true, first]],
-          ['hc', true, [true, first]],
-          ['body', true, [true, first]],
-          ['between', true, [true, '']],
-          ['body', true, [true, 'cd']],
-          ['complete', true, 0],
-          ['after', true, 0],
-          ['begin', false, [true, 'GET / HTTP/1.1\r\n']],
-          ['midHeaders', false],
+          ['before', no, [true, '']],
+          ['begin', no, [true, first]],
+          ['hc', yes, [true, first]],
+          ['body', yes, [true, first]],
+          ['between', yes, [true, '']],
+          ['body', yes, [true, 'cd']],
+          ['complete', yes, zero],
+          ['after', yes, zero],
+          ['begin', no, [true, 'GET / HTTP/1.1\r\n']],
+          ['midHeaders', no],
         ]);
       });
 
@@ -1629,7 +1715,7 @@ const CORPUS = [
 ];
 
 describe('builtin vs napi traces', { skip: BUILTIN_ONLY ? 'CONFORMANCE_BUILTIN_ONLY=1' : false }, () => {
-  const B = builtinCommon.HTTPParser;
+  const B = builtin.HTTPParser;
   const N = napi && napi.HTTPParser;
   const both = (type, chunks, opts) => {
     const o = { stopOnError: true, stopAfterUpgrade: true, ...opts };

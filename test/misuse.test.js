@@ -13,6 +13,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { MessageChannel } = require('node:worker_threads');
+const { LINE } = require('./support/builtin');
 
 const ROOT = path.resolve(__dirname, '..');
 const { HTTPParser } = require(ROOT);
@@ -112,8 +113,10 @@ test('wrong argument types for every method: a TypeError or no effect, never a c
     assert.equal(p.finish(junk), undefined);
     assert.deepEqual(p.getAllHeaders(junk), []);
     assert.deepEqual(p.getAllTrailers(junk), []);
-    assert.equal(p.headersCompleted(junk), false);
-    assert.equal(typeof p.duration(junk), 'number');
+    // (headersCompleted() and duration(): on 20 only, as the built-in.)
+    if (LINE < 22) assert.equal(p.headersCompleted(junk), false);
+    if (LINE < 22) assert.equal(typeof p.duration(junk), 'number');
+    assert.equal(typeof p.headersCompleted, LINE < 22 ? 'function' : 'undefined');
     assert.equal(p.getCurrentBuffer(junk).length, 0);
     assertUsable(p);
     assert.equal(p.close(junk), undefined);
@@ -244,7 +247,9 @@ test('execute() re-entered from every callback: no crash, a result, usable after
         const what = `${NAMES[kind]} / inner ${innerName} / answer ${answer}`;
         const r = reentrantScenario(kind, inner, answer);
         assert.ok(r.entered, what);
-        assert.ok(typeof r.outer === 'number' || /^HPE_|^threw /.test(r.outer), `${what}: ${r.outer}`);
+        // (22 on, as the built-in: undefined after a kOnHeaders throw.)
+        const hidden = LINE >= 22 && kind === 1 && answer === 'throw' && r.outer === undefined;
+        assert.ok(typeof r.outer === 'number' || /^HPE_|^threw /.test(r.outer) || hidden, `${what}: ${r.outer}`);
         assert.equal(r.innerResults.length, 1, what);
         assertUsable(r.p);
       }
@@ -594,7 +599,9 @@ test('the input detached or shrunk by a callback: a JavaScript error or a result
         }
         assert.ok(acted, what);
         assert.ok(Buffer.isBuffer(current), what);
-        assert.ok(typeof r === 'number' || r instanceof Error, `${what}: ${r}`);
+        // (22 on, as the built-in: undefined after a kOnHeaders throw.)
+        const hidden = LINE >= 22 && kind === 1 && answer === 'throw' && r === undefined;
+        assert.ok(typeof r === 'number' || r instanceof Error || hidden, `${what}: ${r}`);
         assertUsable(p);
       }
     }

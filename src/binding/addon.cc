@@ -34,9 +34,10 @@ enum StateSlot {
   S_SLAB_SHIFT = 10,  // native -> JS: slab offsets moved down by the last execute
   S_UPGRADED = 11,    // native -> JS: an upgrade stopped the last call
   S_HANDLERS = 12,    // JS -> native: LHN_HAS_* bits for R_HANDLERS
-  S_SLOTS = 14        // (13 pads) then one float64: message start in ms, 0 when idle
+  S_MAX_PAIRS = 13,   // JS -> native: header pair limit for R_MAX_PAIRS
+  S_SLOTS = 14        // then one float64: message start in ms, 0 when idle
 };
-enum Request { R_RESET = 1, R_PAUSE = 2, R_RESUME = 4, R_HANDLERS = 8 };
+enum Request { R_RESET = 1, R_PAUSE = 2, R_RESUME = 4, R_HANDLERS = 8, R_MAX_PAIRS = 16 };
 constexpr size_t kStateBytes = S_SLOTS * sizeof(int32_t) + sizeof(double);
 
 class Parser : public Napi::ObjectWrap<Parser> {
@@ -107,6 +108,9 @@ class Parser : public Napi::ObjectWrap<Parser> {
                        static_cast<unsigned>(state_[S_LENIENT]));
     }
     if (req & R_HANDLERS) lhn_parser_set_handlers(&core_, static_cast<unsigned>(state_[S_HANDLERS]));
+    if (req & R_MAX_PAIRS) {
+      lhn_parser_set_max_header_pairs(&core_, static_cast<uint32_t>(state_[S_MAX_PAIRS]));
+    }
     if (req & R_PAUSE) lhn_parser_pause(&core_);
     if (req & R_RESUME) lhn_parser_resume(&core_);
   }

@@ -439,6 +439,7 @@ static int on_message_begin(llhttp_t *h) {
   st->pair_base = st->pair_count;
   st->msg_pair_first = st->pair_count;
   st->num_fields = st->num_values = 0;
+  st->header_fields = 0;
   st->headers_completed = 0;
   st->chunk_ext_nread = 0;
   st->in_message = 1;
@@ -496,11 +497,25 @@ static int new_field(lhn_parser *p) {
   return 0;
 }
 
+/* The pair limit of lhn_parser_set_max_header_pairs(), as a field starts. */
+static inline int count_field(lhn_parser *p) {
+  lhn_state *st = &p->st;
+  uint32_t max = p->max_header_pairs;
+  if (max != 0 && st->llhttp.type == HTTP_REQUEST && (uint64_t)++st->header_fields * 2 > max) {
+    set_error_reason(p, "HPE_HEADER_OVERFLOW:Header overflow");
+    return HPE_USER;
+  }
+  return 0;
+}
+
 static int on_header_field(llhttp_t *h, const char *at, size_t len) {
   lhn_parser *p = enter(h);
   lhn_state *st = &p->st;
   int rv = track_header(p, len);
-  if (rv == 0 && st->num_fields == st->num_values) rv = new_field(p);
+  if (rv == 0 && st->num_fields == st->num_values) {
+    rv = count_field(p);
+    if (rv == 0) rv = new_field(p);
+  }
   if (rv != 0) return leave(p, rv);
   uint32_t used = slab_put(p, at, len);
   if (used == SLAB_FULL) return leave(p, out_of_memory(p));
@@ -541,6 +556,7 @@ static int on_headers_complete(llhttp_t *h) {
   lhn_state *st = &p->st;
   llhttp_t *ll = &st->llhttp;
   st->header_nread = 0;
+  st->header_fields = 0;
 
   /* without a handler the built-in returns before its flush: the pairs
    * stay pending */
@@ -646,6 +662,10 @@ void lhn_parser_init(lhn_parser *p, lhn_grow_fn grow, void *grow_ctx) {
   p->epoch = 1;
   p->handlers = LHN_HAS_ALL;
   p->ll = lhn_llhttp_current();
+}
+
+void lhn_parser_set_max_header_pairs(lhn_parser *p, uint32_t max_pairs) {
+  p->max_header_pairs = max_pairs;
 }
 
 void lhn_parser_set_handlers(lhn_parser *p, unsigned handlers) {

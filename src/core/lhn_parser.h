@@ -149,6 +149,8 @@ typedef struct lhn_state {
   uint32_t status_start, status_end;
   uint32_t msg_pair_first;   /* first pair of the current message */
   uint64_t header_nread;
+  uint32_t header_fields;    /* fields of the current header or trailer
+                                section, for the pair limit */
   uint64_t chunk_ext_nread;
   uint64_t message_start_ns; /* 0 between messages */
   uint32_t serial;           /* llhttp callbacks seen since init */
@@ -179,6 +181,7 @@ struct lhn_parser {
   uint32_t compacted_bytes; /* the same for slab offsets */
   int oom;
   unsigned handlers;      /* LHN_HAS_* bits, LHN_HAS_ALL after init */
+  uint32_t max_header_pairs; /* lhn_parser_set_max_header_pairs(); 0: none */
 
   /* rewind control, for the current buffer */
   uint32_t regen_limit;   /* events below this index are being regenerated:
@@ -230,6 +233,16 @@ void lhn_parser_reset(lhn_parser *p, int type, uint32_t max_header_size,
  * 32-field flush.
  */
 void lhn_parser_set_handlers(lhn_parser *p, unsigned handlers);
+
+/*
+ * Limit the header fields of a request's header section, and of its trailer
+ * section, to max_pairs / 2 (max_pairs counts names and values, as node:http's
+ * parser.maxHeaderPairs does): the field after that fails with
+ * HPE_HEADER_OVERFLOW at its name's first piece, as the built-in of Node 22
+ * and later does. 0 (the default) sets no limit; responses have none.
+ * Applies from the next execute or finish on.
+ */
+void lhn_parser_set_max_header_pairs(lhn_parser *p, uint32_t max_pairs);
 
 /*
  * Parse data[0..len) as the next bytes of the stream, appending events.

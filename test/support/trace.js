@@ -18,22 +18,7 @@
 //   ['finish', undefined]                      finish() returned undefined
 //   ['finishError', {code, reason, bytesParsed}]
 
-const builtinMethods = require('_http_common').methods;
-
-// `allMethods` of the built-in binding is indexed by llhttp method number
-// (`methods` is not: it skips the RTSP methods, so QUERY (46) is at 34).
-function loadAllMethods() {
-  const saved = process.noDeprecation;
-  process.noDeprecation = true;
-  try {
-    return process.binding('http_parser').allMethods;
-  } catch {
-    return builtinMethods;
-  } finally {
-    process.noDeprecation = saved;
-  }
-}
-const allMethods = loadAllMethods();
+const { allMethods, methods: builtinMethods } = require('./builtin');
 
 function methodName(m) {
   if (typeof m !== 'number') return m;
