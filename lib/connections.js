@@ -24,9 +24,18 @@
 // - expired() reports an active parser once, then drops it from "active"
 //   until its next message begins;
 // - remove() takes it out of the list.
+//
+// Where the running line's built-in differs (./node-line.js): from 26 on,
+// idle() also lists a connection that has not begun a request since
+// initialize (it is in "active" too, its clock running from initialize).
+
+const line = require('./node-line');
 
 const lists = new WeakMap();
 const patched = new WeakSet();
+// The start stamped at initialize, while the parser is in a list: a parser
+// whose start is still that one has not begun a message since.
+const initStarts = new WeakMap();
 
 function nowMs() {
   // uv_hrtime()'s clock (CLOCK_MONOTONIC), as the core stamps message starts.
@@ -66,8 +75,10 @@ function patchPrototype(proto) {
     const result = Reflect.apply(nativeIdle, this, []);
     const members = lists.get(this);
     if (members !== undefined) {
+      const freshIsIdle = line.idleBeforeFirstRequest;
       for (const parser of members.keys()) {
-        if (startOf(parser) === 0) result.push(parser);
+        const start = startOf(parser);
+        if (start === 0 || (freshIsIdle && start === initStarts.get(parser))) result.push(parser);
       }
     }
     return result;
@@ -107,7 +118,7 @@ function patchPrototype(proto) {
     for (const [parser, reported] of members) {
       const start = startOf(parser);
       if (start === 0 || start === reported) continue; // not active
-      if ((headersDeadline > 0 && start < headersDeadline && !parser.headersCompleted()) ||
+      if ((headersDeadline > 0 && start < headersDeadline && !parser._headersCompleted()) ||
           (requestDeadline > 0 && start < requestDeadline)) {
         result.push(parser);
         // Erased from "active": reported once per message.
@@ -151,7 +162,9 @@ function track(parser, list) {
   lists.get(list).set(parser, 0);
   // The built-in stamps the start at initialize when given a list; the core
   // re-stamps it at the next message begin (and publishes after each execute).
-  parser._messageStart[0] = nowMs();
+  const start = nowMs();
+  parser._messageStart[0] = start;
+  initStarts.set(parser, start);
 }
 
 // remove() / close(): leaves the list.
@@ -159,6 +172,7 @@ function untrack(parser) {
   const list = parser._connections;
   if (list === null) return;
   parser._connections = null;
+  initStarts.delete(parser);
   const members = lists.get(list);
   if (members !== undefined) members.delete(parser);
 }
