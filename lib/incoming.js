@@ -4,6 +4,11 @@
 // taking a shorter road in the common case and handing every other case to
 // Node's own method unchanged.
 //
+// Only for Node 20 and 22: from 24 on, Node's IncomingMessage takes both
+// fast paths itself (_dump() calls read(0) on a fully received message, _destroy()
+// calls back at once on a clean destroy), and install() leaves the prototype
+// alone (lib/node-line.js fastIncoming).
+//
 // _dump(): node:http dumps a message nobody read (a server request when its
 // response finishes, a client response nobody listens to or whose request is
 // destroyed). Node 20 does it with resume(), which schedules a resume tick,
