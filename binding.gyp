@@ -5,9 +5,9 @@
       "sources": ["src/core/lhn_parser.c", "src/core/lhn_llhttp.c", "src/binding/addon.cc"],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",
-        "<!(node scripts/llhttp.js include)"
+        "<!(node scripts/install/llhttp.js include)"
       ],
-      "libraries": ["<!(node scripts/llhttp.js lib)"],
+      "libraries": ["<!(node scripts/install/llhttp.js lib)"],
       "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags": ["-fvisibility=hidden", "-O3"],
       "cflags_c": ["-std=c11"],
@@ -19,6 +19,9 @@
         "OTHER_CPLUSPLUSFLAGS": ["-std=c++17", "-O3"]
       },
       "conditions": [
+        ["OS=='linux' and '<!(node scripts/install/glibc.js)'=='1'", {
+          "cflags": ["-include", "<(module_root_dir)/src/binding/glibc_compat.h"]
+        }],
         ["OS=='linux' and '<!(echo $LLHTTP_NAPI_SANITIZE)'=='1'", {
           "cflags": ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g"],
           "ldflags": ["-fsanitize=address,undefined", "-Wl,-z,nodelete"],

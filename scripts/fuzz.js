@@ -23,7 +23,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const llhttp = require('./llhttp');
+const llhttp = require('./install/llhttp');
 
 const ROOT = path.resolve(__dirname, '..');
 const FUZZ = path.join(ROOT, 'test', 'fuzz');

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const llhttp = require('./llhttp');
+const llhttp = require('./install/llhttp');
 
 const ROOT = path.resolve(__dirname, '..');
 const sanitize = process.argv.includes('--sanitize');

@@ -1,6 +1,7 @@
 'use strict';
-// `npm test`: the C core's unit tests, then every test/*.test.js with node:test
-// (or only the test files given as arguments).
+// `npm test`: builds the addon if it is missing or older than its sources
+// (scripts/ensure-build.js), then the C core's unit tests, then every
+// test/*.test.js with node:test (or only the test files given as arguments).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -12,6 +13,7 @@ function run(args) {
   if (result.status !== 0) process.exit(result.status || 1);
 }
 
+require('./ensure-build').ensureBuild();
 run([path.join(__dirname, 'test-core.js')]);
 const given = process.argv.slice(2);
 const files = given.length ? given : fs.readdirSync(path.join(ROOT, 'test'))

@@ -1,6 +1,6 @@
 'use strict';
 // Builds benchmark/c/raw-llhttp.c against the static llhttp the addon links
-// (flags from `node scripts/llhttp.js include|lib`) into benchmark/c/build/.
+// (flags from `node scripts/install/llhttp.js include|lib`) into benchmark/c/build/.
 //
 //   node benchmark/c/build.js        prints the path of the binary
 
@@ -14,7 +14,7 @@ const OUT_DIR = path.join(__dirname, 'build');
 const BINARY = path.join(OUT_DIR, 'raw-llhttp');
 
 function llhttp(what) {
-  return execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'llhttp.js'), what], { encoding: 'utf8' }).trim();
+  return execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'install', 'llhttp.js'), what], { encoding: 'utf8' }).trim();
 }
 
 function build({ force = false } = {}) {

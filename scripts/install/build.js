@@ -1,38 +1,115 @@
+#!/usr/bin/env node
 'use strict';
-// `npm install` step: finds (or fetches) llhttp, then compiles the addon with
-// node-gyp. Uses the headers installed beside node when they exist, so that
-// no download from nodejs.org is needed.
+// Builds the addon from source into build/Release, where it is loaded in
+// preference to any prebuilt binary. The package runs no install script:
+//   - on linux-x64 (glibc) the published package carries a prebuilt binary,
+//     and nothing needs building;
+//   - elsewhere, an application runs `npx llhttp-napi-build` once (this file,
+//     the package's bin), or adds `"postinstall": "llhttp-napi-build
+//     --if-needed"` to its own scripts (an application's own scripts need no
+//     allowScripts approval);
+//   - in a clone, `npm install` runs it through the `prepare` script, and
+//     `npm run build` rebuilds.
+// It checks the toolchain first and names what is missing, finds (or
+// fetches) llhttp (./llhttp.js), then runs node-gyp with the headers
+// installed beside node when they exist, so that nothing is downloaded from
+// nodejs.org.
+//
+//   llhttp-napi-build               build (always)
+//   llhttp-napi-build --if-needed   only when no addon loads (prebuilt or built)
+//   llhttp-napi-build --prepare     npm's prepare hook: nothing when npm packs
+//                                   or publishes (prepack makes the prebuild)
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const llhttp = require('./llhttp');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
+const PREFIX = 'llhttp-napi-build:';
 
 function localNodeDir() {
   const prefix = path.resolve(path.dirname(process.execPath), '..');
   return fs.existsSync(path.join(prefix, 'include', 'node', 'node_api.h')) ? prefix : null;
 }
 
-function main() {
-  let found;
+// node-gyp: the one npm runs scripts with (npm_config_node_gyp), a project's
+// own (a clone's devDependency), npm's bundled copy beside this node, or one
+// on PATH. It is never a dependency of the package.
+function findNodeGyp() {
+  const candidates = [];
+  if (process.env.npm_config_node_gyp) candidates.push(process.env.npm_config_node_gyp);
   try {
-    found = llhttp.resolve();
-  } catch (err) {
-    console.error('llhttp-napi: ' + err.message);
-    process.exit(1);
+    candidates.push(require.resolve('node-gyp/bin/node-gyp.js', { paths: [ROOT, process.cwd()] }));
+  } catch {
+    // not installed as a package
   }
-  console.log(`llhttp-napi: building against llhttp ${found.version} from ${found.source}`);
-  const gyp = require.resolve('node-gyp/bin/node-gyp.js');
-  const args = [gyp, 'rebuild'];
-  const nodedir = localNodeDir();
-  if (nodedir && !process.env.npm_config_nodedir) args.push('--nodedir=' + nodedir);
-  const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.error('llhttp-napi: the native build failed (see above). A C/C++ toolchain ' +
-      '(gcc or clang, make, python3) is required.');
-    process.exit(result.status || 1);
+  const prefix = path.resolve(path.dirname(process.execPath), '..');
+  candidates.push(path.join(prefix, 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  candidates.push(path.join(path.dirname(process.execPath), 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  for (const file of candidates) {
+    if (file && fs.existsSync(file)) return { cmd: process.execPath, args: [file] };
   }
+  const onPath = require('../../lib/toolchain').onPath('node-gyp');
+  return onPath ? { cmd: onPath, args: [] } : null;
 }
 
-main();
+function fail(message) {
+  console.error(`${PREFIX} ${message}`);
+  process.exit(1);
+}
+
+// The addon that loads now (prebuilt or built), or null.
+function loadable() {
+  const gypBuild = JSON.stringify(require.resolve('node-gyp-build', { paths: [ROOT] }));
+  const native = JSON.stringify(path.join(ROOT, 'lib', 'native.js'));
+  const code = `const f = require(${gypBuild}).resolve(${JSON.stringify(ROOT)}); require(${native}); console.log(f)`;
+  const r = spawnSync(process.execPath, ['-e', code], { cwd: ROOT, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+function main(argv) {
+  const npmCommand = process.env.npm_command;
+  if (argv.includes('--prepare') && (npmCommand === 'pack' || npmCommand === 'publish')) {
+    console.log(`${PREFIX} npm ${npmCommand}: no build from source (prepack made the prebuilt binary)`);
+    return;
+  }
+  if (argv.includes('--if-needed')) {
+    const file = loadable();
+    if (file) {
+      console.log(`${PREFIX} ${path.relative(ROOT, file)} loads; nothing to build`);
+      return;
+    }
+  }
+
+  const missing = require('../../lib/toolchain').missingTools();
+  const nodeGyp = findNodeGyp();
+  if (!nodeGyp) missing.push('node-gyp (npm brings its own: run this through npx or an npm script)');
+  try {
+    require.resolve('node-addon-api', { paths: [ROOT] });
+  } catch {
+    missing.push('node-addon-api (a dependency of llhttp-napi: npm install)');
+  }
+  if (missing.length) {
+    fail(`cannot build the addon from source: this machine lacks ${missing.join(', ')}.`);
+  }
+
+  let found;
+  try {
+    found = require('./llhttp').resolve();
+  } catch (err) {
+    fail(`cannot build the addon from source: ${err.message}`);
+  }
+  console.log(`${PREFIX} building against llhttp ${found.version} from ${found.source}`);
+  const args = [...nodeGyp.args, 'rebuild'];
+  const nodedir = localNodeDir();
+  if (nodedir && !process.env.npm_config_nodedir) args.push('--nodedir=' + nodedir);
+  const result = spawnSync(nodeGyp.cmd, args, { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) {
+    fail('the native build failed (see above). It needs a C/C++ toolchain ' +
+      '(gcc or clang, make, python3) and llhttp 9.3 or 9.4.');
+  }
+  const file = loadable();
+  if (!file) fail('the build finished but the addon does not load (see above)');
+  console.log(`${PREFIX} built ${path.relative(ROOT, file)}`);
+}
+
+main(process.argv.slice(2));

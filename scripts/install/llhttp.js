@@ -10,14 +10,14 @@
 //   3. the project's cache (.llhttp/), filled from Debian's libllhttp-dev 9.4
 //      (forky, else sid) with a private apt sources list (nothing on the
 //      system is changed).
-// Usage: node scripts/llhttp.js include|lib|version|describe
+// Usage: node scripts/install/llhttp.js include|lib|version|describe
 // As a module: resolve() -> { include, lib, version, source }.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 const CACHE = process.env.LLHTTP_CACHE || path.join(ROOT, '.llhttp');
 const MIN = [9, 3];
 const MAX = [9, 4];
