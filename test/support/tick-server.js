@@ -61,6 +61,7 @@ const server = http.createServer((req, res) => {
     process.stdout.write(JSON.stringify({
       mode,
       ours: Boolean(parser && '_native' in parser),
+      incomingPatched: require(path.resolve(__dirname, '..', '..', 'lib', 'incoming')).isPatched(),
       ticks, emits, tickNames, emitNames,
     }) + '\n');
   }
