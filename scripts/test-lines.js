@@ -10,6 +10,7 @@
 //   node scripts/test-lines.js --print 24      # path of the 24.x binary
 //   node scripts/test-lines.js --no-system     # without the node running this
 //   node scripts/test-lines.js -- test/x.test.js   # other arguments for scripts/test.js
+// As a module: nodeOf(line) -> the path of that line's binary (fetched if needed).
 // One N-API build serves every line: the addon is built once (npm install).
 const fs = require('node:fs');
 const os = require('node:os');
@@ -98,4 +99,6 @@ function main(argv) {
   return failed === 0 ? 0 : 1;
 }
 
-process.exitCode = main(process.argv.slice(2));
+module.exports = { nodeOf, LINES };
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,213 @@
+'use strict';
+// `npm run test:package` (and .ci/run): the package as a user gets it.
+//
+// 1. `npm pack` (prepack builds the prebuilt binary, postpack removes it from
+//    the checkout): tarball size and files.
+// 2. `npm install <tarball>` into an empty application with a PATH holding
+//    only node, npm, npx and sh (no C compiler, no make, no python3): packages
+//    added, seconds, and everything npm prints, which must hold no warning
+//    and no build.
+// 3. On every supported line (the node running this, then 22, 24, 26 as
+//    scripts/test-lines.js finds them), an application served through
+//    llhttp-napi: CommonJS with `node -r llhttp-napi/register`, an ES module
+//    with `import { HTTPParser, install, isInstalled, versions }`, and an ES
+//    module with `--import llhttp-napi/register`. Each checks that its server
+//    connection and client response used llhttp-napi's parser and which
+//    addon file the process mapped (/proc/self/maps): the prebuild.
+// 4. The source build, as on a platform without a prebuild: prebuilds/
+//    removed, the app warns and falls back naming what is missing,
+//    `npx llhttp-napi-build` without a compiler says what it lacks, and with
+//    the machine's PATH it builds build/Release, which then serves every line.
+//
+//   node scripts/test-package.js [--lines 22,24] [--no-source-build] [--keep]
+// Prints one JSON line of figures (`package-figures: {...}`) and closes with
+// "N passed, M failed".
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { nodeOf, LINES } = require('./test-lines');
+
+const ROOT = path.resolve(__dirname, '..');
+const PREFIX = 'test:package:';
+
+const results = [];
+function check(name, ok, detail) {
+  results.push([name, !!ok]);
+  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name}${!ok && detail ? '\n      ' + String(detail).split('\n').join('\n      ') : ''}`);
+  return ok;
+}
+
+function run(cmd, args, opts = {}) {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20, timeout: 600000, ...opts });
+  r.seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  r.output = (r.stdout || '') + (r.stderr || '');
+  return r;
+}
+
+function realWhich(name) {
+  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
+    const file = path.join(dir, name);
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.realpathSync(file);
+    } catch {
+      // next
+    }
+  }
+  throw new Error(`${name} is not on PATH`);
+}
+
+// The probe every app runs once llhttp-napi is (or is not) installed: a
+// server and a client request over loopback; prints one JSON line.
+const PROBE = `
+function probe(HTTPParser, extra) {
+  const http = require('node:http');
+  const fs = require('node:fs');
+  const ours = (p) => !!HTTPParser && p instanceof HTTPParser;
+  const server = http.createServer((req, res) => res.end(String(ours(req.socket.parser))));
+  server.listen(0, '127.0.0.1', () => {
+    let client = null;
+    const req = http.get({ port: server.address().port, host: '127.0.0.1', agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('latin1');
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => {
+        server.close();
+        const maps = fs.readFileSync('/proc/self/maps', 'latin1').split('\\n');
+        const addons = [...new Set(maps.map((l) => l.split(/\\s+/)[5]).filter((f) => f && /\\.node$/.test(f)))];
+        console.log(JSON.stringify({ server: body === 'true', client, addons, node: process.version, ...extra }));
+      });
+    });
+    req.on('socket', (s) => { client = ours(s.parser); });
+  });
+}`;
+
+const APPS = {
+  // node -r llhttp-napi/register app.cjs
+  'app.cjs': `${PROBE}
+const llhttp = require('llhttp-napi');
+probe(llhttp.isInstalled() ? llhttp.HTTPParser : null, { installed: llhttp.isInstalled(), llhttp: llhttp.isInstalled() ? llhttp.versions.llhttp : null });`,
+  // node app.mjs
+  'app.mjs': `import { createRequire } from 'node:module';
+import { HTTPParser, install, isInstalled, versions } from 'llhttp-napi';
+const require = createRequire(import.meta.url);
+${PROBE}
+const installed = install();
+probe(installed ? HTTPParser : null, { installed, isInstalled: isInstalled(), llhttp: versions ? versions.llhttp : null });`,
+  // node --import llhttp-napi/register register.mjs
+  'register.mjs': `import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+${PROBE}
+const llhttp = require('llhttp-napi');
+probe(llhttp.isInstalled() ? llhttp.HTTPParser : null, { installed: llhttp.isInstalled() });`,
+};
+const RUNS = [
+  ['CommonJS, -r llhttp-napi/register', ['-r', 'llhttp-napi/register', 'app.cjs']],
+  ['ES module, named imports', ['app.mjs']],
+  ['ES module, --import llhttp-napi/register', ['--import', 'llhttp-napi/register', 'register.mjs']],
+];
+
+function parseArgs(argv) {
+  const opts = { lines: LINES, source: true, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--lines') opts.lines = argv[++i].split(',').filter(Boolean);
+    else if (argv[i] === '--no-source-build') opts.source = false;
+    else if (argv[i] === '--keep') opts.keep = true;
+    else throw new Error(`unknown argument ${argv[i]}`);
+  }
+  return opts;
+}
+
+function serveEverywhere(app, nodes, env, expectAddon) {
+  for (const [line, exe] of nodes) {
+    for (const [what, args] of RUNS) {
+      const r = run(exe, args, { cwd: app, env });
+      let result = null;
+      try { result = JSON.parse(r.stdout.trim().split('\n').pop()); } catch { /* below */ }
+      const ok = r.status === 0 && r.stderr === '' && result && result.server && result.client &&
+        result.addons.length === 1 && result.addons[0] === expectAddon;
+      check(`node ${result ? result.node : line}: ${what}: served by llhttp-napi from ${path.relative(app, expectAddon)}`,
+        ok, r.output);
+    }
+  }
+}
+
+function main(opts) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-package-'));
+  const figures = {};
+  try {
+    // 1. npm pack
+    const pack = run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT });
+    if (!check('npm pack', pack.status === 0, pack.output)) return;
+    const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')))[0];
+    const tarball = path.join(tmp, info.filename);
+    Object.assign(figures, { tarballBytes: info.size, unpackedBytes: info.unpackedSize, files: info.entryCount, packSeconds: +pack.seconds.toFixed(1) });
+    const prebuild = `prebuilds/${process.platform}-${process.arch}/llhttp-napi.napi.glibc.node`;
+    check(`the tarball carries ${prebuild}`, info.files.some((f) => f.path === prebuild),
+      info.files.map((f) => f.path).join('\n'));
+    check('npm pack left no prebuilds/ in the checkout (postpack)', !fs.existsSync(path.join(ROOT, 'prebuilds')));
+
+    // 2. npm install into an empty app, with no compiler on PATH
+    const bin = path.join(tmp, 'bin');
+    fs.mkdirSync(bin);
+    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    fs.symlinkSync(realWhich('npm'), path.join(bin, 'npm'));
+    fs.symlinkSync(realWhich('npx'), path.join(bin, 'npx'));
+    fs.symlinkSync(realWhich('sh'), path.join(bin, 'sh')); // npx runs its command with sh
+    const bare = { ...process.env, PATH: bin };
+    const app = path.join(tmp, 'app');
+    fs.mkdirSync(app);
+    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }, null, 2));
+    for (const [name, text] of Object.entries(APPS)) fs.writeFileSync(path.join(app, name), text);
+    const missing = run(process.execPath, ['-p', `require(${JSON.stringify(path.join(ROOT, 'lib', 'toolchain.js'))}).missingTools().length`], { env: bare });
+    check('the install PATH has no C compiler, C++ compiler, make or python3', missing.stdout.trim() === '4', missing.output);
+    const install = run('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: app, env: bare });
+    const added = Number((install.output.match(/added (\d+) packages?/) || [])[1]);
+    Object.assign(figures, { packagesAdded: added, installSeconds: +install.seconds.toFixed(1), npmOutput: install.output.trim() });
+    check('npm install of the tarball succeeds without a toolchain', install.status === 0, install.output);
+    check(`npm install adds at most 3 packages (added ${added})`, added <= 3, install.output);
+    check('npm prints no warning (no install script to approve)', !/warn/i.test(install.output), install.output);
+    const pkgDir = path.join(app, 'node_modules', 'llhttp-napi');
+    check('nothing was compiled at install (no build/)', !fs.existsSync(path.join(pkgDir, 'build')));
+
+    // 3. every line serves through the prebuild
+    const nodes = [[`system ${process.version}`, process.execPath]];
+    for (const line of opts.lines) nodes.push([line, nodeOf(line)]);
+    serveEverywhere(app, nodes, bare, path.join(pkgDir, prebuild));
+
+    // 4. the source build
+    if (opts.source) {
+      fs.rmSync(path.join(pkgDir, 'prebuilds'), { recursive: true, force: true });
+      const fallback = run(process.execPath, ['-r', 'llhttp-napi/register', 'app.cjs'], { cwd: app, env: bare });
+      let result = {};
+      try { result = JSON.parse(fallback.stdout.trim()); } catch { /* below */ }
+      check('without a prebuild: the app runs on the built-in parser and the warning names the build command and what is missing',
+        fallback.status === 0 && result.server === false && result.installed === false &&
+        /LLHTTP_NAPI_FALLBACK.*no prebuilt addon for .*`npx llhttp-napi-build`.*missing here: a C compiler/.test(fallback.stderr),
+        fallback.output);
+      const noCc = run('npx', ['llhttp-napi-build'], { cwd: app, env: bare });
+      check('npx llhttp-napi-build without a toolchain fails naming what is missing',
+        noCc.status !== 0 && /cannot build the addon from source: this machine lacks a C compiler/.test(noCc.output), noCc.output);
+      const build = run('npx', ['llhttp-napi-build'], { cwd: app, env: process.env });
+      figures.sourceBuildSeconds = +build.seconds.toFixed(1);
+      const built = path.join(pkgDir, 'build', 'Release', 'llhttp_napi.node');
+      check('npx llhttp-napi-build builds from source with the toolchain', build.status === 0 && fs.existsSync(built), build.output);
+      if (fs.existsSync(built)) serveEverywhere(app, nodes, bare, built);
+    }
+  } finally {
+    console.log('package-figures: ' + JSON.stringify(figures));
+    if (opts.keep) console.log(`${PREFIX} kept ${tmp}`);
+    else fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+try {
+  main(parseArgs(process.argv.slice(2)));
+} catch (err) {
+  check('test:package ran', false, err.stack);
+}
+const failed = results.filter((r) => !r[1]).length;
+console.log(`package: ${results.length - failed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;
