@@ -101,7 +101,8 @@ const FINISH = Symbol('finish');
 
 // socket.push while a parser consumes the socket (see consume()).
 function consumedPush(chunk) {
-  if (chunk !== null && this._paused !== true && this.readableFlowing === true &&
+  // (A string pushed by hand takes the normal path, which makes it a Buffer.)
+  if (typeof chunk === 'object' && chunk !== null && this._paused !== true && this.readableFlowing === true &&
       this.readableLength === 0 && !this.destroyed) {
     const parser = this.parser;
     if (parser instanceof HTTPParser) {
@@ -160,6 +161,7 @@ class HTTPParser {
     this._closed = false;
     this._input = null;
     this._replayHeadersDone = false;
+    this._replayInMessage = false; // as of the event being delivered, see _messageStartNow()
     this._replayAt = -1;          // index of the event being delivered
     this._nested = null;          // what handlers gave execute()/finish(), see _later()
     this._silenced = false;       // remove() from 24 on: no events until initialize()
@@ -272,6 +274,7 @@ class HTTPParser {
       delivered = true;
     } finally {
       this._input = null;
+      this._replayInMessage = this._messageStart[0] !== 0;
       if (!delivered) this._nested = null;
       if (this._dumpAtComplete !== null) this._settleDump();
     }
@@ -331,6 +334,7 @@ class HTTPParser {
         delivered = true;
       } finally {
         this._input = null;
+        this._replayInMessage = this._messageStart[0] !== 0;
         if (!delivered) this._nested = null;
         if (this._dumpAtComplete !== null) this._settleDump();
       }
@@ -486,6 +490,7 @@ class HTTPParser {
   _deliver(kind, events, at, input) {
     switch (kind) {
       case EV_MESSAGE_BEGIN: {
+        this._replayInMessage = true;
         this._replayHeadersDone = false;
         this._msgCopied = false;
         this._msgRecorded = false;
@@ -531,6 +536,7 @@ class HTTPParser {
         return 0;
       }
       case EV_MESSAGE_COMPLETE: {
+        this._replayInMessage = false;
         const cb = this._handler(kOnMessageComplete);
         if (typeof cb === 'function') cb.call(this);
         if (this._dumpAtComplete !== null) this._settleDump();
@@ -870,6 +876,17 @@ class HTTPParser {
     const start = this._messageStart[0];
     // The core stamps message starts with CLOCK_MONOTONIC, like hrtime.
     return start === 0 ? 0 : Number(process.hrtime.bigint()) / 1e6 - start;
+  }
+
+  // The start of the message under way in ms (0: none), for lib/connections.js:
+  // the core publishes it as of the end of the buffer; during a replay it is
+  // as of the event being delivered, as the built-in's is (a request handler
+  // runs before its message completes: not idle for closeIdleConnections()).
+  _messageStartNow() {
+    const published = this._messageStart[0];
+    if (this._input === null) return published;
+    if (!this._replayInMessage) return 0;
+    return published !== 0 ? published : Number(process.hrtime.bigint()) / 1e6;
   }
 
   // headersCompleted() where the line has it; lib/connections.js asks it too.
