@@ -25,11 +25,11 @@
 //   until its next message begins;
 // - remove() takes it out of the list.
 //
-// Where the running line's built-in differs (./node-line.js): from 26 on,
+// Where the running Node's built-in differs: from 26 on (nodejs/node#63470),
 // idle() also lists a connection that has not begun a request since
 // initialize (it is in "active" too, its clock running from initialize).
-
-const line = require('./node-line');
+// Measured once on the built-in (idleBeforeFirstRequest()), not keyed by
+// version.
 
 const lists = new WeakMap();
 const patched = new WeakSet();
@@ -61,6 +61,7 @@ function patchPrototype(proto) {
   const nativeIdle = proto.idle;
   const nativeActive = proto.active;
   const nativeExpired = proto.expired;
+  if (nativeIdleOf === null) nativeIdleOf = { Ctor: proto.constructor, idle: nativeIdle };
 
   function all() {
     const result = Reflect.apply(nativeAll, this, []);
@@ -75,7 +76,7 @@ function patchPrototype(proto) {
     const result = Reflect.apply(nativeIdle, this, []);
     const members = lists.get(this);
     if (members !== undefined) {
-      const freshIsIdle = line.idleBeforeFirstRequest;
+      const freshIsIdle = idleBeforeFirstRequest();
       for (const parser of members.keys()) {
         const start = startOf(parser);
         if (start === 0 || (freshIsIdle && start === initStarts.get(parser))) result.push(parser);
@@ -139,6 +140,27 @@ function patchPrototype(proto) {
   }
 }
 
+// Does the built-in's ConnectionsList call a connection that has not begun a
+// request idle? Measured once, on a list of its own and a built-in parser
+// (before the prototype is patched, or through the native method).
+let freshIdle = null;
+let nativeIdleOf = null;
+function idleBeforeFirstRequest() {
+  if (freshIdle !== null) return freshIdle;
+  if (nativeIdleOf === null) return false; // no ConnectionsList seen yet
+  const { HTTPParser: Builtin } = require('_http_common');
+  const list = new nativeIdleOf.Ctor();
+  const parser = new Builtin();
+  try {
+    parser.initialize(Builtin.REQUEST, {}, 0, 0, list);
+    freshIdle = Reflect.apply(nativeIdleOf.idle, list, []).length === 1;
+  } finally {
+    parser.remove();
+    parser.close();
+  }
+  return freshIdle;
+}
+
 // Makes the JS-side list know about a ConnectionsList (patching its prototype
 // on first sight). Returns false for something that is not a ConnectionsList.
 function adopt(list) {
@@ -177,4 +199,4 @@ function untrack(parser) {
   if (members !== undefined) members.delete(parser);
 }
 
-module.exports = { track, untrack, adopt, nowMs };
+module.exports = { track, untrack, adopt, nowMs, idleBeforeFirstRequest };
