@@ -43,7 +43,7 @@ function nowMs() {
 }
 
 function startOf(parser) {
-  return parser._messageStart[0];
+  return parser._messageStartNow();
 }
 
 // Is `proto` the prototype of Node's native ConnectionsList?
