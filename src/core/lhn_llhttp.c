@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 /* The stream of llhttp's debug printer in a static llhttp built for
- * executables (scripts/llhttp.js renames its stderr to this, which a shared
+ * executables (scripts/install/llhttp.js renames its stderr to this, which a shared
  * object can refer to). The parser never calls that printer. */
 FILE *lhn_llhttp_stderr;
 
