@@ -4,7 +4,7 @@
 // through the built-in parser and ours; every outcome must match
 // (test/support/differential-harness.js), except the documented llhttp
 // 9.2.1 (ours) / 9.3.1 (Node 20) differences, which are counted.
-// Long runs: node scripts/differential.js --cases 200000 --seed N
+// Long runs: node scripts/dev/differential.js --cases 200000 --seed N
 const test = require('node:test');
 const assert = require('node:assert');
 const { generateCase } = require('./support/generate');
@@ -22,7 +22,7 @@ test(`differential: ${CASES} generated cases (seed ${SEED}) match the built-in p
     const res = compareCase(HTTPParser, tc);
     if (res.status === 'known') known.set(res.note, (known.get(res.note) || 0) + 1);
     if (res.status === 'mismatch' && mismatches.length < 5) {
-      mismatches.push(`case ${tc.id} (node scripts/differential.js --case ${tc.id}):\n` +
+      mismatches.push(`case ${tc.id} (node scripts/dev/differential.js --case ${tc.id}):\n` +
         `  builtin: ${JSON.stringify(res.builtin).slice(0, 600)}\n  ours:    ${JSON.stringify(res.ours).slice(0, 600)}\n` +
         reproSnippet(tc).slice(0, 2000));
     }

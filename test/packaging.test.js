@@ -1,7 +1,7 @@
 'use strict';
 // What the published package is: its install-time behaviour as package.json
 // declares it, the exact file list `npm pack` makes (without building the
-// prebuilt binary: scripts/test-package.js, run by .ci/run, packs for real,
+// prebuilt binary: scripts/dev/test-package.js, run by .ci/run, packs for real,
 // installs the tarball and serves apps with it), that no published file
 // needs an unpublished one, and the load errors of lib/native.js.
 const { test } = require('node:test');

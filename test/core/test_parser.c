@@ -1,5 +1,5 @@
 /* Unit tests of the C core (src/core), without Node. Built and run by
- * scripts/test-core.js, plain and under ASan/UBSan. */
+ * scripts/dev/test-core.js, plain and under ASan/UBSan. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

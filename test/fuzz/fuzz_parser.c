@@ -1,7 +1,7 @@
 /*
  * libFuzzer harness for the C core (src/core/lhn_parser.{h,c}).
  *
- * Built by scripts/fuzz.js with clang -fsanitize=fuzzer,address,undefined.
+ * Built by scripts/dev/fuzz.js with clang -fsanitize=fuzzer,address,undefined.
  *
  * Input layout (see test/fuzz/make-corpus.js, which writes seeds in it):
  *   [0]    mode bits   MODE_*
@@ -39,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lhn_parser.h" /* src/core, or the tree given to scripts/fuzz.js --rev */
+#include "lhn_parser.h" /* src/core, or the tree given to scripts/dev/fuzz.js --rev */
 
 #define MODE_RESPONSE 0x01 /* parser type */
 #define MODE_FINISH 0x02   /* finish() after the last fragment */

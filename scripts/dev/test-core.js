@@ -4,9 +4,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const llhttp = require('./install/llhttp');
+const llhttp = require('../install/llhttp');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 const sanitize = process.argv.includes('--sanitize');
 
 function main() {

@@ -2,14 +2,14 @@
 // `npm run test:asan`: the C core's tests and the node:test suites against an
 // AddressSanitizer + UndefinedBehaviorSanitizer build of the addon.
 //
-//   node scripts/test-asan.js [--build-dir DIR] [--no-build] [--no-core]
+//   node scripts/dev/test-asan.js [--build-dir DIR] [--no-build] [--no-core]
 //                             [--keep-logs] [test/x.test.js ...]
 //
 // 1. Builds the addon with LLHTTP_NAPI_SANITIZE=1 (see binding.gyp) in a tree
 //    of its own (DIR, by default in the system's temp directory: binding.gyp
 //    copied, src/, scripts/ and node_modules/ linked), so that build/Release
 //    is never touched.
-// 2. Runs scripts/test-core.js --sanitize (the C core under ASan + UBSan).
+// 2. Runs scripts/dev/test-core.js --sanitize (the C core under ASan + UBSan).
 // 3. Runs test/*.test.js (or the files given) with node:test, node started
 //    with LD_PRELOAD of gcc's ASan runtime and LLHTTP_NAPI_ADDON pointing at
 //    the sanitized addon (lib/native.js honours it); child processes the
@@ -32,7 +32,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync, execFileSync } = require('node:child_process');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 
 function parseArgs(argv) {
   const opts = {
@@ -50,7 +50,7 @@ function parseArgs(argv) {
     else if (a === '--no-core') opts.core = false;
     else if (a === '--keep-logs') opts.keepLogs = true;
     else if (a === '-h' || a === '--help') {
-      console.log('usage: node scripts/test-asan.js [--build-dir DIR] [--no-build] [--no-core] ' +
+      console.log('usage: node scripts/dev/test-asan.js [--build-dir DIR] [--no-build] [--no-core] ' +
         '[--keep-logs] [test files...]');
       process.exit(0);
     } else if (a.startsWith('-')) {

@@ -1,7 +1,7 @@
 'use strict';
 // In a clone: builds the addon from source (scripts/install/build.js) when
 // build/Release/llhttp_napi.node is missing or older than what it is made
-// from (binding.gyp, src/, scripts/install/). `npm test` (scripts/test.js),
+// from (binding.gyp, src/, scripts/install/). `npm test` (scripts/dev/test.js),
 // `npm run bench` and `npm run soak` start with it, so `npm install &&
 // npm test` works in a fresh clone and tests always run the current sources.
 //
@@ -9,13 +9,13 @@
 // in every application that installs it (prepare counts for a tarball or
 // git install), so a clone's `npm install` builds nothing by itself.
 //
-//   node scripts/ensure-build.js        build if stale, else nothing
+//   node scripts/dev/ensure-build.js  build if stale, else nothing
 // As a module: ensureBuild() (exits the process if the build fails).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 const ADDON = path.join(ROOT, 'build', 'Release', 'llhttp_napi.node');
 const INPUTS = ['binding.gyp', 'src', path.join('scripts', 'install')];
 

@@ -2,7 +2,7 @@
 // `npm run soak`: long-running load against a node:http server that uses
 // llhttp-napi through install(), in a child process, on loopback only.
 //
-//   node scripts/soak.js [--requests N] [--connections N] [--churn N]
+//   node scripts/dev/soak.js [--requests N] [--connections N] [--churn N]
 //                        [--keepalive-connections N] [--parser ours|builtin]
 //                        [--only keepalive|connections] [--semi-space MB]
 //                        [--timeout S] [--json]
@@ -35,7 +35,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { once } = require('node:events');
 const { setTimeout: sleep } = require('node:timers/promises');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 
 // ---- the server (child process) --------------------------------------------
 

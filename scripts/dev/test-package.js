@@ -8,7 +8,7 @@
 //    added, seconds, and everything npm prints, which must hold no warning
 //    and no build.
 // 3. On every supported line (the node running this, then 22, 24, 26 as
-//    scripts/test-lines.js finds them), an application served through
+//    scripts/dev/test-lines.js finds them), an application served through
 //    llhttp-napi: CommonJS with `node -r llhttp-napi/register`, an ES module
 //    with `import { HTTPParser, install, isInstalled, versions }`, and an ES
 //    module with `--import llhttp-napi/register`. Each checks that its server
@@ -19,7 +19,7 @@
 //    `npx llhttp-napi-build` without a compiler says what it lacks, and with
 //    the machine's PATH it builds build/Release, which then serves every line.
 //
-//   node scripts/test-package.js [--lines 22,24] [--no-source-build] [--keep]
+//   node scripts/dev/test-package.js [--lines 22,24] [--no-source-build] [--keep]
 // Prints one JSON line of figures (`package-figures: {...}`) and closes with
 // "N passed, M failed".
 const fs = require('node:fs');
@@ -28,7 +28,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { nodeOf, LINES } = require('./test-lines');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 const PREFIX = 'test:package:';
 
 const results = [];

@@ -1,12 +1,12 @@
 'use strict';
 // `npm test`: builds the addon if it is missing or older than its sources
-// (scripts/ensure-build.js), then the C core's unit tests, then every
+// (scripts/dev/ensure-build.js), then the C core's unit tests, then every
 // test/*.test.js with node:test (or only the test files given as arguments).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 
 function run(args) {
   const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });

@@ -2,14 +2,14 @@
 // Builds the libFuzzer harness of the C core (test/fuzz/fuzz_parser.c) with
 // clang -fsanitize=fuzzer,address,undefined and runs it.
 //
-//   npm run fuzz -- [seconds]          fuzz for that long (default 60)
-//   node scripts/fuzz.js --ci          CI mode: replay the seeds, then ~60 s of fuzzing
-//   node scripts/fuzz.js --runs N      stop after N executions instead of a time
-//   node scripts/fuzz.js --jobs N      N parallel fuzzing processes (-jobs/-workers)
-//   node scripts/fuzz.js --repro FILE  run one input (e.g. a crash-* artifact)
-//   node scripts/fuzz.js --build       build only
-//   node scripts/fuzz.js --rev REV     fuzz the core of a git revision (e.g. HEAD)
-//                                      instead of the working tree's src/core
+//   npm run fuzz -- [seconds]              fuzz for that long (default 60)
+//   node scripts/dev/fuzz.js --ci          CI mode: replay the seeds, then ~60 s of fuzzing
+//   node scripts/dev/fuzz.js --runs N      stop after N executions instead of a time
+//   node scripts/dev/fuzz.js --jobs N      N parallel fuzzing processes (-jobs/-workers)
+//   node scripts/dev/fuzz.js --repro FILE  run one input (e.g. a crash-* artifact)
+//   node scripts/dev/fuzz.js --build       build only
+//   node scripts/dev/fuzz.js --rev REV     fuzz the core of a git revision (e.g. HEAD)
+//                                          instead of the working tree's src/core
 //   extra libFuzzer flags may follow `--`, e.g. `-- -seed=1`
 //   FUZZ_CFLAGS: extra compiler flags (e.g. -fno-sanitize=pointer-overflow to
 //   look past a known finding); FUZZ_MAX_LEN: -max_len (default 4096);
@@ -23,9 +23,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const llhttp = require('./install/llhttp');
+const llhttp = require('../install/llhttp');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 const FUZZ = path.join(ROOT, 'test', 'fuzz');
 const BUILD = process.env.FUZZ_BUILD ? path.resolve(process.env.FUZZ_BUILD) : path.join(FUZZ, 'build');
 const EXE = path.join(BUILD, 'fuzz_parser');
@@ -222,7 +222,7 @@ function fuzz(opts) {
   if (r.status !== 0) {
     const crashes = filesIn(ARTIFACTS);
     console.error(`fuzz: FAILED; artifacts in ${path.relative(ROOT, ARTIFACTS)}: ${crashes.map((f) => path.basename(f)).join(' ')}`);
-    console.error('fuzz: reproduce with: node scripts/fuzz.js --repro <artifact>');
+    console.error('fuzz: reproduce with: node scripts/dev/fuzz.js --repro <artifact>');
     process.exit(r.status || 1);
   }
 }
