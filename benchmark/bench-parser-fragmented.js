@@ -1,30 +1,34 @@
 'use strict';
-// The request of bench-parser.js split into `frags` pieces of (nearly) equal
-// size, each fed to its own execute(), then initialize(): the case where
-// headers span several execute() calls.
+// Messages split into `frags` pieces, each piece fed to its own execute(),
+// then initialize(): the case where headers span several execute() calls.
 //
-//   node benchmark/bench-parser-fragmented.js [--parser=builtin|napi] [len=8] [frags=4] [n=100000]
+//   vary=0  the request of bench-parser.js (`len` X-Filler headers) cut into
+//           `frags` pieces of (nearly) equal size, the same every time;
+//   vary=1  `count` distinct realistic messages (benchmark/corpus.js), each
+//           cut at `frags - 1` pseudo-random points (corpus.splitPoints:
+//           inside names, values, the request line or the body), message
+//           i % count at iteration i;
+//   kind=response  responses instead of requests.
+//
+//   node benchmark/bench-parser-fragmented.js [--parser=builtin|napi] [len=8] [frags=4] [vary=0|1]
+//        [kind=request] [count=1000] [n=100000] [--clock=wall|cpu|both]
 
 const common = require('./common');
 
-function main({ parser: which, len, frags, n }, timer) {
+function main({ parser: which, len, frags, n, vary, kind, count }, timer) {
   const HTTPParser = common.loadParser(which);
-  const REQUEST = HTTPParser.REQUEST;
   const kOnHeaders = HTTPParser.kOnHeaders | 0;
   const kOnHeadersComplete = HTTPParser.kOnHeadersComplete | 0;
   const kOnBody = HTTPParser.kOnBody | 0;
   const kOnMessageComplete = HTTPParser.kOnMessageComplete | 0;
 
-  const header = common.benchRequest(len);
-  const size = Math.ceil(header.length / frags);
-  const fragments = [];
-  for (let at = 0; at < header.length; at += size) {
-    fragments.push(header.subarray(at, Math.min(at + size, header.length)));
-  }
-  if (fragments.length !== frags) throw new Error(`split into ${fragments.length} pieces, not ${frags}`);
+  // All pieces made before the timed loop.
+  const work = common.workload({ vary, kind, len, count, frags });
+  const TYPE = HTTPParser[work.type];
+  const fragments = work.pieces[0];
 
   const parser = new HTTPParser();
-  parser.initialize(REQUEST, {});
+  parser.initialize(TYPE, {});
   parser.headers = [];
   parser[kOnHeaders] = function() {};
   let completed = 0;
@@ -32,24 +36,44 @@ function main({ parser: which, len, frags, n }, timer) {
   parser[kOnBody] = function() {};
   parser[kOnMessageComplete] = function() { completed++; };
 
-  // Check once, outside the timed loop, that the pieces parse whole.
+  // Check once, outside the timed loop, that the first message's pieces
+  // parse whole (the rest of a corpus is checked after the loop).
   for (const frag of fragments) {
     const ret = parser.execute(frag, 0, frag.length);
     if (ret !== frag.length) throw new Error(`execute returned ${ret}, expected ${frag.length}`);
   }
   if (completed !== 1) throw new Error('the message did not complete');
-  parser.initialize(REQUEST, {});
+  parser.initialize(TYPE, {});
 
-  timer.start();
-  for (let i = 0; i < n; i++) {
-    for (let f = 0; f < fragments.length; f++) {
-      const frag = fragments[f];
-      parser.execute(frag, 0, frag.length);
+  let rate;
+  if (work.pieces.length === 1) {
+    timer.start();
+    for (let i = 0; i < n; i++) {
+      for (let f = 0; f < fragments.length; f++) {
+        const frag = fragments[f];
+        parser.execute(frag, 0, frag.length);
+      }
+      parser.initialize(TYPE, {});
     }
-    parser.initialize(REQUEST, {});
+    rate = timer.end(n);
+  } else {
+    const all = work.pieces;
+    const m = all.length;
+    timer.start();
+    for (let i = 0; i < n; i++) {
+      const pieces = all[i % m];
+      for (let f = 0; f < pieces.length; f++) {
+        const frag = pieces[f];
+        parser.execute(frag, 0, frag.length);
+      }
+      parser.initialize(TYPE, {});
+    }
+    rate = timer.end(n);
+    common.verifyWorkload(HTTPParser, work);
   }
-  return timer.end(n);
+  return rate;
 }
 
 common.createBenchmark(__filename, 'http/bench-parser-fragmented.js',
-                       { n: [1e5], len: [8, 16], frags: [2, 4, 8] }, main);
+                       { n: [1e5], len: [8, 16], frags: [2, 4, 8], vary: [0, 1], kind: ['request'], count: [1000] },
+                       main, { shown: common.shownParserConf });

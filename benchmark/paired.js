@@ -1,21 +1,26 @@
 'use strict';
-// Paired, in-process comparison: the built-in and llhttp-napi parse the
-// bench-parser request (optionally in `frags` pieces) in alternating batches
-// in one process (builtin, napi, napi, builtin, ...), after a warm-up, so
-// that both see the same moments of a busy machine. The ratio of each pair of
-// batches is one sample; reported: the median ratio and the geometric mean
-// with its 95 % interval (t on the log ratios). A steady-state figure (JIT
-// warm-up excluded), less sensitive to noise than fresh-process runs.
+// Paired, in-process comparison: the built-in and llhttp-napi parse the same
+// messages (optionally in `frags` pieces) in alternating batches in one
+// process (builtin, napi, napi, builtin, ...), after a warm-up, so that both
+// see the same moments of a busy machine. The ratio of each pair of batches
+// is one sample; reported: the median ratio and the geometric mean with its
+// 95 % interval (t on the log ratios). A steady-state figure (JIT warm-up
+// excluded), less sensitive to noise than fresh-process runs.
 //
-//   node benchmark/paired.js [len=8] [frags=1] [--batches=40] [--batch=4000] [--warmup=30000]
-//        [--clock=wall|cpu] [--json]
+// vary=0: the bench-parser request (`len` X-Filler headers) every time, cut
+// into equal pieces; vary=1: `count` distinct corpus messages
+// (benchmark/corpus.js) round-robin, each parser going through the same
+// sequence, cut at pseudo-random points; kind=response for responses.
+//
+//   node benchmark/paired.js [len=8] [frags=1] [vary=0] [kind=request] [count=1000]
+//        [--batches=40] [--batch=4000] [--warmup=30000] [--clock=wall|cpu] [--json]
 
 const common = require('./common');
 const stats = require('./stats');
 
-function makeParser(HTTPParser) {
+function makeParser(HTTPParser, TYPE) {
   const parser = new HTTPParser();
-  parser.initialize(HTTPParser.REQUEST, {});
+  parser.initialize(TYPE, {});
   parser.headers = [];
   parser[HTTPParser.kOnHeaders] = function() {};
   parser[HTTPParser.kOnHeadersComplete] = function() {};
@@ -24,33 +29,58 @@ function makeParser(HTTPParser) {
   return parser;
 }
 
-function pieces(buf, frags) {
-  const size = Math.ceil(buf.length / frags);
-  const out = [];
-  for (let at = 0; at < buf.length; at += size) out.push(buf.subarray(at, Math.min(at + size, buf.length)));
-  return out;
-}
-
 // One loop per parser, compiled separately (new Function), so that its call
 // sites see one parser class only: closures made from the same source would
-// share type feedback and make both parsers' calls polymorphic.
-function makeLoop(which, parser, fragments, REQUEST) {
-  const body = fragments.length === 1 ? `
-    const one = fragments[0];
+// share type feedback and make both parsers' calls polymorphic. `pieces[i]`
+// is message i in its pieces; a corpus loop keeps its place between batches.
+function makeLoop(which, parser, pieces, TYPE) {
+  let body;
+  if (pieces.length === 1 && pieces[0].length === 1) {
+    body = `
+    const one = pieces[0][0];
     return function loop_${which}(n) {
       for (let i = 0; i < n; i++) {
         parser.execute(one, 0, one.length);
-        parser.initialize(REQUEST, {});
+        parser.initialize(TYPE, {});
       }
-    };` : `
+    };`;
+  } else if (pieces.length === 1) {
+    body = `
+    const fragments = pieces[0];
     return function loop_${which}(n) {
       for (let i = 0; i < n; i++) {
         for (let f = 0; f < fragments.length; f++) parser.execute(fragments[f], 0, fragments[f].length);
-        parser.initialize(REQUEST, {});
+        parser.initialize(TYPE, {});
       }
     };`;
+  } else if (pieces.every((p) => p.length === 1)) {
+    body = `
+    const messages = pieces.map((p) => p[0]);
+    const m = messages.length;
+    let j = 0;
+    return function loop_${which}(n) {
+      for (let i = 0; i < n; i++) {
+        const buf = messages[j];
+        if (++j === m) j = 0;
+        parser.execute(buf, 0, buf.length);
+        parser.initialize(TYPE, {});
+      }
+    };`;
+  } else {
+    body = `
+    const m = pieces.length;
+    let j = 0;
+    return function loop_${which}(n) {
+      for (let i = 0; i < n; i++) {
+        const fragments = pieces[j];
+        if (++j === m) j = 0;
+        for (let f = 0; f < fragments.length; f++) parser.execute(fragments[f], 0, fragments[f].length);
+        parser.initialize(TYPE, {});
+      }
+    };`;
+  }
   // eslint-disable-next-line no-new-func
-  return new Function('parser', 'fragments', 'REQUEST', `'use strict'; // ${which}\n${body}`)(parser, fragments, REQUEST);
+  return new Function('parser', 'pieces', 'TYPE', `'use strict'; // ${which}\n${body}`)(parser, pieces, TYPE);
 }
 
 function timeBatch(loop, n, timer) {
@@ -59,14 +89,16 @@ function timeBatch(loop, n, timer) {
   return timer.end(n);
 }
 
-function paired({ len = 8, frags = 1, batches = 40, batch = 4000, warmup = 30000, clock = 'wall' } = {}) {
+function paired({ len = 8, frags = 1, vary = 0, kind = 'request', count = 1000, batches = 40, batch = 4000,
+  warmup = 30000, clock = 'wall' } = {}) {
   const timer = new common.Timer(clock);
-  const buf = common.benchRequest(len);
-  const fragments = pieces(buf, frags);
+  const work = common.workload({ vary, kind, len, count, frags });
   const loops = {};
   for (const which of ['builtin', 'napi']) {
     const HTTPParser = common.loadParser(which);
-    loops[which] = makeLoop(which, makeParser(HTTPParser), fragments, HTTPParser.REQUEST);
+    common.verifyWorkload(HTTPParser, work);
+    const TYPE = HTTPParser[work.type];
+    loops[which] = makeLoop(which, makeParser(HTTPParser, TYPE), work.pieces, TYPE);
   }
   for (let done = 0; done < warmup; done += 1000) {
     loops.builtin(1000);
@@ -87,7 +119,7 @@ function paired({ len = 8, frags = 1, batches = 40, batch = 4000, warmup = 30000
   const se = Math.sqrt(stats.variance(logs) / logs.length);
   const q = stats.tQuantile(0.975, logs.length - 1);
   return {
-    len, frags, batches, batch, warmup, clock,
+    len: vary === 1 || kind === 'response' ? null : len, frags, vary, kind, count: vary === 1 ? count : null, batches, batch, warmup, clock,
     builtin: stats.median(rates.builtin),
     napi: stats.median(rates.napi),
     medianRatio: stats.median(ratios),
@@ -97,14 +129,28 @@ function paired({ len = 8, frags = 1, batches = 40, batch = 4000, warmup = 30000
   };
 }
 
-module.exports = { paired };
+function label(r) {
+  const parts = [];
+  if (r.len !== null) parts.push(`len=${r.len}`);
+  parts.push(`frags=${r.frags}`, `vary=${r.vary}`);
+  if (r.kind !== 'request') parts.push(`kind=${r.kind}`);
+  if (r.count !== null) parts.push(`count=${r.count}`);
+  return parts.join(' ');
+}
+
+module.exports = { paired, label };
 
 if (require.main === module) {
   const { options, overrides } = common.parseArgs();
-  const configs = common.product({ len: overrides.len || [8], frags: overrides.frags || [1] });
+  const seen = new Set();
+  const configs = common.product({ len: overrides.len || [8], frags: overrides.frags || [1], vary: overrides.vary || [0],
+    kind: overrides.kind || ['request'], count: overrides.count || [1000] });
   for (const conf of configs) {
+    const key = JSON.stringify(common.shownParserConf({ ...conf }));
+    if (seen.has(key)) continue;
+    seen.add(key);
     const r = paired({
-      len: conf.len, frags: conf.frags,
+      ...conf,
       batches: Number(options.batches || 40), batch: Number(options.batch || 4000),
       warmup: Number(options.warmup || 30000),
       clock: options.clock || 'wall',
@@ -112,7 +158,7 @@ if (require.main === module) {
     if (options.json) {
       console.log(JSON.stringify(r));
     } else {
-      console.log(`paired len=${r.len} frags=${r.frags}: builtin ${common.formatRate(Math.round(r.builtin))} ops/s, ` +
+      console.log(`paired ${label(r)}: builtin ${common.formatRate(Math.round(r.builtin))} ops/s, ` +
                   `napi ${common.formatRate(Math.round(r.napi))} ops/s, ratio median ${r.medianRatio.toFixed(3)}, ` +
                   `geometric mean ${r.geoMean.toFixed(3)} (95% CI ${r.ci[0].toFixed(3)}–${r.ci[1].toFixed(3)}, ${r.batches} pairs of ${r.batch})`);
     }
