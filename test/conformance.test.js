@@ -17,14 +17,11 @@
 
 const { describe, it } = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 
-const {
-  trace, twoWaySplits, byteByByte, normalize, createParser, recorder,
-} = require('./support/trace');
+const { trace, normalize, createParser, recorder } = require('./support/trace');
+const { cutsInTwo, byteByByte } = require('./support/chunks');
+const { runWithParserInChild, describeChildExit } = require('./support/child');
 
-const ROOT = path.resolve(__dirname, '..');
 const UNDER_ASAN = (() => {
   try {
     return require('node:fs').readFileSync('/proc/self/maps', 'latin1').includes('libasan');
@@ -117,21 +114,6 @@ function manyHeaders(n, prefix = 'H') {
     flat.push(`${prefix}${i}`, `v${i}`);
   }
   return [raw, flat];
-}
-
-function runChild(which, code) {
-  const load = which === 'builtin' ?
-    "require('_http_common').HTTPParser" :
-    `require(${JSON.stringify(ROOT)}).HTTPParser`;
-  const src = `'use strict';\nconst HTTPParser = ${load};\n${code}\n`;
-  // via sh so that `ulimit -c 0` keeps the deliberate builtin crashes from
-  // leaving core files behind; `exec` keeps the child's signal visible.
-  return spawnSync('/bin/sh', ['-c', 'ulimit -c 0 2>/dev/null; exec "$0" -e "$1"', process.execPath, src],
-                   { encoding: 'utf8', timeout: 20000 });
-}
-
-function describeChildDeath(r) {
-  return `status=${r.status} signal=${r.signal} stderr=${(r.stderr || '').slice(0, 400)}`;
 }
 
 // ---------------------------------------------------------------------------
@@ -525,7 +507,7 @@ for (const [name, HTTPParser, mod] of PARSERS) {
           assert.deepEqual(normalize(run(m.type, m.input, opts)), m.expected);
         });
         it(`${m.name}: every two-way split gives the same events (no extra kOnHeaders flushes)`, () => {
-          for (const chunks of twoWaySplits(m.input)) {
+          for (const chunks of cutsInTwo(m.input)) {
             assert.deepEqual(normalize(run(m.type, chunks, opts)), m.expected,
                              `split at ${chunks[0].length}`);
           }
@@ -535,7 +517,7 @@ for (const [name, HTTPParser, mod] of PARSERS) {
         });
         it(`${m.name}: same message/headers/body with header flushes folded`, () => {
           const folded = normalize(run(m.type, m.input, opts), { foldHeaders: true });
-          for (const chunks of [...twoWaySplits(m.input), byteByByte(m.input)]) {
+          for (const chunks of [...cutsInTwo(m.input), byteByByte(m.input)]) {
             assert.deepEqual(normalize(run(m.type, chunks, opts), { foldHeaders: true }), folded);
           }
         });
@@ -1330,16 +1312,16 @@ for (const [name, HTTPParser, mod] of PARSERS) {
       if (name === 'builtin') {
         it('non-buffer argument aborts the builtin process (checked in a child process; never run in-process)', () => {
           for (const arg of ["'GET / HTTP/1.1\\r\\n\\r\\n'", 'undefined']) {
-            const r = runChild('builtin', `const p = new HTTPParser(); p.initialize(HTTPParser.REQUEST, {}, 0, 0); p.execute(${arg}); console.log('survived');`);
-            assert.notEqual(r.status, 0, describeChildDeath(r));
-            assert.equal(r.signal, 'SIGABRT', describeChildDeath(r));
+            const r = runWithParserInChild('builtin', `const p = new HTTPParser(); p.initialize(HTTPParser.REQUEST, {}, 0, 0); p.execute(${arg}); console.log('survived');`);
+            assert.notEqual(r.status, 0, describeChildExit(r));
+            assert.equal(r.signal, 'SIGABRT', describeChildExit(r));
             assert.match(r.stderr, /Assertion failed/);
             assert.doesNotMatch(r.stdout, /survived/);
           }
         });
       } else {
         it('INTENTIONAL DIFFERENCE: non-buffer arguments throw TypeError (the builtin aborts the process)', () => {
-          const r = runChild(name, `
+          const r = runWithParserInChild(name, `
             const out = [];
             for (const [k, v] of ${BAD_ARGS}) {
               const p = new HTTPParser(); p.initialize(HTTPParser.REQUEST, {}, 0, 0);
@@ -1347,7 +1329,7 @@ for (const [name, HTTPParser, mod] of PARSERS) {
               catch (e) { out.push([k, 'threw', e && e.constructor && e.constructor.name]); }
             }
             console.log(JSON.stringify(out));`);
-          assert.equal(r.status, 0, describeChildDeath(r));
+          assert.equal(r.status, 0, describeChildExit(r));
           assert.deepEqual(JSON.parse(r.stdout), [
             ['string', 'threw', 'TypeError'], ['number', 'threw', 'TypeError'],
             ['undefined', 'threw', 'TypeError'], ['null', 'threw', 'TypeError'],
@@ -1443,17 +1425,17 @@ for (const [name, HTTPParser, mod] of PARSERS) {
         it('close() inside a callback and execute() without initialize() crash the builtin (child process)',
            { skip: UNDER_ASAN ? 'the built-in does not reliably crash under ASan' : false }, () => {
           for (const code of [CLOSE_IN_CB, NO_INIT]) {
-            const r = runChild('builtin', code);
-            assert.notEqual(r.status, 0, describeChildDeath(r));
-            assert.ok(['SIGSEGV', 'SIGBUS', 'SIGABRT'].includes(r.signal), describeChildDeath(r));
+            const r = runWithParserInChild('builtin', code);
+            assert.notEqual(r.status, 0, describeChildExit(r));
+            assert.ok(['SIGSEGV', 'SIGBUS', 'SIGABRT'].includes(r.signal), describeChildExit(r));
             assert.doesNotMatch(r.stdout, /survived/);
           }
         });
       } else {
         it('INTENTIONAL DIFFERENCE: close() inside a callback and execute() without initialize() do not crash (the builtin segfaults)', () => {
           for (const code of [CLOSE_IN_CB, NO_INIT]) {
-            const r = runChild(name, code);
-            assert.equal(r.status, 0, describeChildDeath(r));
+            const r = runWithParserInChild(name, code);
+            assert.equal(r.status, 0, describeChildExit(r));
             assert.match(r.stdout, /survived/);
           }
         });
@@ -1731,7 +1713,7 @@ describe('builtin vs napi traces', { skip: BUILTIN_ONLY ? 'CONFORMANCE_BUILTIN_O
     it(`${label}: one chunk`, { skip }, () => both(type, input, opts));
     it(`${label}: two-way splits and byte-by-byte`, { skip }, () => {
       if (input.length <= 1000) {
-        for (const chunks of twoWaySplits(input)) both(type, chunks, opts);
+        for (const chunks of cutsInTwo(input)) both(type, chunks, opts);
         both(type, byteByByte(input), opts);
       } else {
         const buf = Buffer.from(input, 'latin1');

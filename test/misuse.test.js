@@ -11,9 +11,9 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 const { MessageChannel } = require('node:worker_threads');
 const { LINE } = require('./support/builtin');
+const { runWithParserInChild, describeChildExit } = require('./support/child');
 const line = require('../lib/node-line');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -56,20 +56,6 @@ function assertUsable(p) {
   p[4] = () => log.push('complete');
   assert.equal(p.execute(B(GET)), GET.length);
   assert.deepEqual(log, ['begin', 'hc /ok Host,a', 'complete']);
-}
-
-// Runs `code` in a child node (the built-in parser as `HTTPParser` when
-// which === 'builtin', ours otherwise); `ulimit -c 0`: no core files.
-function runChild(which, code) {
-  const load = which === 'builtin' ? "require('_http_common').HTTPParser" :
-    `require(${JSON.stringify(ROOT)}).HTTPParser`;
-  const src = `'use strict';\nconst HTTPParser = ${load};\n${code}\n`;
-  return spawnSync('/bin/sh', ['-c', 'ulimit -c 0 2>/dev/null; exec "$0" -e "$1"', process.execPath, src],
-                   { encoding: 'utf8', timeout: 30000 });
-}
-
-function childDeath(r) {
-  return `status=${r.status} signal=${r.signal} stderr=${(r.stderr || '').slice(0, 600)}`;
 }
 
 // ---- wrong types ---------------------------------------------------------
@@ -191,13 +177,13 @@ test('the addon class behind the parser: TypeError, RangeError or "closed" error
 
 test('the addon class: rewind() with two arguments of the wrong type throws, does not abort',
      () => {
-       const r = runChild('ours', `
+       const r = runWithParserInChild('ours', `
          const { NativeParser } = require(${JSON.stringify(path.join(ROOT, 'lib', 'native'))});
          let out;
          try { new NativeParser().rewind(Buffer.alloc(4), undefined, undefined, 0, 0); out = 'returned'; }
          catch (e) { out = e.constructor.name; }
          console.log(out);`);
-       assert.equal(r.status, 0, childDeath(r));
+       assert.equal(r.status, 0, describeChildExit(r));
        assert.equal(r.stdout.trim(), 'TypeError');
      });
 
@@ -276,8 +262,8 @@ test('execute() re-entered from a callback: the built-in survives it too; same e
     try { p.execute(Buffer.from(${JSON.stringify(OUTER)}, 'latin1')); } catch {}
     console.log(JSON.stringify(log));`;
   for (const kind of [0, 2, 3, 4]) {
-    const builtin = runChild('builtin', code(kind));
-    assert.equal(builtin.status, 0, childDeath(builtin));
+    const builtin = runWithParserInChild('builtin', code(kind));
+    assert.equal(builtin.status, 0, describeChildExit(builtin));
     const builtinLog = JSON.parse(builtin.stdout);
     const ours = reentrantScenario(kind, INNER.valid, 0);
     const upTo = (log) => log.slice(0, log.indexOf('<reenter>') + 1);
@@ -409,14 +395,14 @@ test('initialize() during every callback: no crash; it takes effect at the next 
 });
 
 test('initialize() during a callback: the built-in survives it too (child process)', () => {
-  const r = runChild('builtin', `
+  const r = runWithParserInChild('builtin', `
     const p = new HTTPParser(); p.initialize(HTTPParser.REQUEST, {});
     let done = false;
     p[HTTPParser.kOnHeadersComplete] = function() { if (!done) { done = true; this.initialize(HTTPParser.REQUEST, {}); } return 0; };
     p.execute(Buffer.from(${JSON.stringify(OUTER)}, 'latin1'));
     p.initialize(HTTPParser.REQUEST, {});
     console.log(p.execute(Buffer.from(${JSON.stringify(GET)}, 'latin1')));`);
-  assert.equal(r.status, 0, childDeath(r));
+  assert.equal(r.status, 0, describeChildExit(r));
   assert.equal(r.stdout.trim(), String(GET.length));
 });
 

@@ -19,6 +19,7 @@
 //   ['finishError', {code, reason, bytesParsed}]
 
 const { allMethods, methods: builtinMethods } = require('./builtin');
+const { toBuffer } = require('./chunks');
 
 function methodName(m) {
   if (typeof m !== 'number') return m;
@@ -28,10 +29,6 @@ function methodName(m) {
 
 function errorInfo(e) {
   return { code: e.code, reason: e.reason, bytesParsed: e.bytesParsed };
-}
-
-function toBuffer(c) {
-  return Buffer.isBuffer(c) ? c : Buffer.from(c, 'latin1');
 }
 
 function recorder(HTTPParser, events, opts, state = {}) {
@@ -126,29 +123,6 @@ function trace(HTTPParser, type, chunks, opts = {}) {
   return events;
 }
 
-// Every split of buf into two parts [buf[0, i), buf[i, len)] for
-// i = 0 .. len inclusive (so an empty first or last chunk is included).
-function twoWaySplits(buf) {
-  buf = toBuffer(buf);
-  const out = [];
-  for (let i = 0; i <= buf.length; i++) {
-    out.push([buf.subarray(0, i), buf.subarray(i)]);
-  }
-  return out;
-}
-
-// One chunk per byte.
-function byteByByte(buf) {
-  buf = toBuffer(buf);
-  const out = [];
-  for (let i = 0; i < buf.length; i++) out.push(buf.subarray(i, i + 1));
-  return out;
-}
-
-function splits(buf) {
-  return { twoWay: twoWaySplits(buf), byteByByte: byteByByte(buf) };
-}
-
 // Normalization used to compare a chunked trace with a one-chunk trace.
 //  - 'execute' results are dropped; their running sum is kept and reported
 //    once at the end as ['executed', total];
@@ -212,15 +186,11 @@ function normalize(events, { foldHeaders = false } = {}) {
 
 module.exports = {
   trace,
-  splits,
-  twoWaySplits,
-  byteByByte,
   normalize,
   createParser,
   recorder,
   methodName,
   errorInfo,
-  toBuffer,
   allMethods,
   builtinMethods,
 };
