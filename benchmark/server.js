@@ -1,35 +1,48 @@
 'use strict';
-// End to end: a hello-world node:http server in a child process, once with
-// the built-in parser and once with llhttp-napi's install(), in interleaved
-// rounds (builtin, napi, builtin, ...). The server is pinned to CPU 0 and the
-// load generator (wrk when installed, else autocannon) to CPU 1 when taskset
-// exists; keep-alive, 50 connections. Reported per round: the server's CPU
-// time (utime + stime from /proc/<pid>/stat) over the measured window divided
-// by the requests it served in that window (counted by the server).
+// End to end: node:http servers with the built-in parser and with
+// llhttp-napi's install(), measured in PAIRED rounds: each round starts one
+// server of each kind (fresh child processes, both pinned to CPU 0), loads
+// both at once from one load process (pinned to CPU 1) and measures both over
+// the same window, so both see the same moments of a busy machine. Per round
+// and server: CPU time (utime + stime of all its threads, /proc/<pid>/stat)
+// over the window divided by the requests the server answered in it. The
+// figure is the median over rounds of ours/built-in, with its 95% interval
+// (distribution-free, from order statistics; the geometric mean with its
+// t-interval is shown beside it).
 //
-// Then one counting run per parser (async_hooks init of TickObject, a wrapped
-// EventEmitter.prototype.emit; counters reset after warm-up): nextTicks and
-// emits per request. Counting runs are separate because the hooks cost CPU.
+// Then one counting round (the same pair, with async_hooks counting TickObject
+// inits and a wrapped EventEmitter.prototype.emit; counters reset after the
+// warm-up): nextTicks and emits per request. Counting is separate because the
+// hooks cost CPU.
 //
-//   node benchmark/server.js [--rounds=8] [--duration=5] [--warmup=1]
-//        [--connections=50] [--loader=wrk|autocannon] [--count-duration=2] [--json=FILE]
-//        [--paired-rounds=N]  (then N rounds with both servers at once, each with its own
-//                              load generator: a ratio measured in the same conditions)
-//        [--cpu-prof[=DIR]]   (writes a V8 CPU profile of each server child into DIR, 100 µs sampling)
+// Workloads (benchmark/server-workloads.js): hello, browser, post-json,
+// upload, express. It measures the node binary that runs it, so per line:
+//   $(node scripts/dev/test-lines.js --print 24) benchmark/server.js --workload=browser
 //
-// Until install() exists, the napi rows are reported as unavailable.
+//   node benchmark/server.js [--workload=hello,browser,post-json,upload,express]
+//        [--rounds=9] [--duration=3] [--warmup=1.5] [--connections=50] [--seed=1]
+//        [--loader=autocannon|wrk] (default: wrk when installed, else autocannon)
+//        [--count-duration=2] [--no-count] [--json=FILE]
+//        [--cpu-prof[=DIR]] [--cpu-prof-parser=builtin|napi] (V8 CPU profile of each
+//                            server child, 100 µs sampling, named <workload>-<parser>-<round>)
+//
+// One workload with the defaults takes about 45-50 s.
 
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
+const crypto = require('node:crypto');
 const { spawn, execFileSync } = require('node:child_process');
 const common = require('./common');
 const stats = require('./stats');
+const workloads = require('./server-workloads');
 
 const ROOT = common.ROOT;
+const PARSERS = ['builtin', 'napi'];
 
 // ---------------------------------------------------------------- child ----
 
-function child({ parser, count }) {
+function child({ parser, workload, count }) {
   const send = (msg) => process.send(msg);
   let ours = null;
   if (parser === 'napi') {
@@ -40,10 +53,6 @@ function child({ parser, count }) {
       send({ type: 'unavailable', reason: `the addon does not load: ${err.message}` });
       return;
     }
-    if (typeof mod.install !== 'function') {
-      send({ type: 'unavailable', reason: "require('llhttp-napi').install() does not exist yet" });
-      return;
-    }
     if (mod.install() === false) {
       send({ type: 'unavailable', reason: 'install() returned false (see its warning)' });
       return;
@@ -51,48 +60,46 @@ function child({ parser, count }) {
     ours = mod.HTTPParser;
   }
 
-  let requests = 0;
+  const tally = { requests: 0, chunks: 0, bytes: 0 };
   let ticks = 0;
   let emits = 0;
   // By tick callback name and by event name, to tell where two runs differ.
   let tickNames = new Map();
   let emitNames = new Map();
-  const tally = (map, key) => map.set(key, (map.get(key) || 0) + 1);
+  const add = (map, key) => map.set(key, (map.get(key) || 0) + 1);
   if (count) {
     require('node:async_hooks').createHook({
       init(id, type, trigger, resource) {
         if (type !== 'TickObject') return;
         ticks++;
-        tally(tickNames, (resource && resource.callback && resource.callback.name) || '(anonymous)');
+        add(tickNames, (resource && resource.callback && resource.callback.name) || '(anonymous)');
       },
     }).enable();
     const EventEmitter = require('node:events');
     const emit = EventEmitter.prototype.emit;
     EventEmitter.prototype.emit = function countedEmit(...args) {
       emits++;
-      tally(emitNames, `${this.constructor && this.constructor.name}:${String(args[0])}`);
+      add(emitNames, `${this.constructor && this.constructor.name}:${String(args[0])}`);
       return emit.apply(this, args);
     };
   }
 
   const http = require('node:http');
+  const handle = workloads.handler(workload, tally);
   let parserSeen = null;
-  const body = 'Hello World';
   const server = http.createServer((req, res) => {
-    requests++;
     if (parserSeen === null) {
       const p = req.socket.parser;
       if (!p) parserSeen = 'unknown (socket.parser unset)';
       else if (ours) parserSeen = p instanceof ours ? 'napi' : `not ours (${p.constructor.name})`;
       else parserSeen = p.constructor.name === 'HTTPParser' && !('_native' in p) ? 'builtin' : p.constructor.name;
     }
-    res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': body.length });
-    res.end(body);
+    handle(req, res);
   });
   server.keepAliveTimeout = 60000;
   process.on('message', (msg) => {
     if (msg.type === 'reset') {
-      requests = 0;
+      tally.requests = tally.chunks = tally.bytes = 0;
       ticks = 0;
       emits = 0;
       tickNames = new Map();
@@ -100,9 +107,8 @@ function child({ parser, count }) {
       send({ type: 'reset' });
     } else if (msg.type === 'report') {
       // Read the counters before sending: sending itself emits and ticks.
-      const report = { type: 'report', requests, ticks, emits, parser: parserSeen,
-        tickNames: Object.fromEntries(tickNames), emitNames: Object.fromEntries(emitNames) };
-      send(report);
+      send({ type: 'report', requests: tally.requests, chunks: tally.chunks, bytes: tally.bytes, ticks, emits,
+        parser: parserSeen, tickNames: Object.fromEntries(tickNames), emitNames: Object.fromEntries(emitNames) });
     } else if (msg.type === 'exit') {
       process.exit(0);
     }
@@ -124,7 +130,9 @@ function which(cmd) {
 }
 
 const TASKSET = which('taskset');
-const CPUS = require('node:os').cpus().length;
+const CPUS = os.cpus().length;
+const SERVER_CPU = 0;
+const LOAD_CPU = 1;
 
 function pinned(cpu, argv) {
   return TASKSET && CPUS > 1 ? [TASKSET, '-c', String(cpu), ...argv] : argv;
@@ -139,7 +147,7 @@ function clockTicks() {
 }
 const CLK_TCK = clockTicks();
 
-// utime + stime of a process, in seconds.
+// utime + stime of a process (all its threads), in seconds.
 function cpuSeconds(pid) {
   const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
@@ -147,86 +155,216 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
 }
 
-function loaderChoice(wanted) {
-  if (wanted === 'wrk' || (!wanted && which('wrk'))) {
-    if (!which('wrk')) throw new Error('wrk is not installed');
-    return 'wrk';
-  }
-  try {
-    require.resolve('autocannon/autocannon.js', { paths: [ROOT] });
-    return 'autocannon';
-  } catch {
-    throw new Error('no load generator: install wrk (apt-get install wrk) or run npm install (autocannon)');
-  }
-}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Runs the load for `seconds`; resolves with what the loader reported.
-function load(loader, port, seconds, connections) {
-  const url = `http://127.0.0.1:${port}/`;
-  let argv;
-  if (loader === 'wrk') {
-    argv = pinned(1, [which('wrk'), '-t1', `-c${connections}`, `-d${seconds}s`, url]);
-  } else {
-    const bin = require.resolve('autocannon/autocannon.js', { paths: [ROOT] });
-    argv = pinned(1, [process.execPath, bin, '-c', String(connections), '-d', String(seconds), '-j', url]);
-  }
-  return new Promise((resolve, reject) => {
-    const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (d) => { out += d; });
-    proc.stderr.on('data', (d) => { err += d; });
-    proc.on('error', reject);
-    proc.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`${loader} exited with ${code}: ${err}`));
-      const info = { loader };
-      try {
-        if (loader === 'wrk') {
-          info.rps = Number((/Requests\/sec:\s+([\d.]+)/.exec(out) || [])[1]);
-          info.errors = /Non-2xx|Socket errors/.test(out) ? out.trim() : null;
-        } else {
-          const json = JSON.parse(out);
-          info.rps = json.requests.average;
-          info.errors = json.errors || json.non2xx ? `errors=${json.errors} non2xx=${json.non2xx}` : null;
-        }
-      } catch (e) {
-        info.errors = `could not read the ${loader} output: ${e.message}`;
-      }
-      resolve(info);
-    });
-  });
-}
-
-function startServer(parser, { count = false, nodeFlags = [] } = {}) {
-  const argv = pinned(0, [process.execPath, ...nodeFlags, __filename, '--child', `--parser=${parser}`]);
-  if (count) argv.push('--count');
+// A child process with typed IPC replies.
+function ipcChild(argv, label) {
   const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiters = [];
+  const early = [];
   proc.on('message', (msg) => {
-    const i = waiters.findIndex((w) => w.type === msg.type || msg.type === 'unavailable');
+    const i = waiters.findIndex((w) => w.match(msg));
     if (i >= 0) waiters.splice(i, 1)[0].resolve(msg);
+    else early.push(msg);
   });
-  proc.on('exit', (code) => {
-    for (const w of waiters.splice(0)) w.reject(new Error(`server (${parser}) exited with ${code}`));
+  proc.on('exit', (code, signal) => {
+    for (const w of waiters.splice(0)) w.reject(new Error(`${label} exited with ${code === null ? signal : code}`));
   });
-  const expect = (type) => new Promise((resolve, reject) => waiters.push({ type, resolve, reject }));
+  const expect = (match) => {
+    const j = early.findIndex(match);
+    if (j >= 0) return Promise.resolve(early.splice(j, 1)[0]);
+    return new Promise((resolve, reject) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) reject(new Error(`${label} has exited`));
+      else waiters.push({ match, resolve, reject });
+    });
+  };
   return {
     proc,
-    listening: expect('listening'),
-    async request(type) {
-      const reply = expect(type);
-      proc.send({ type });
-      return reply;
-    },
+    expect,
+    send: (msg) => proc.send(msg),
     stop() {
       return new Promise((resolve) => {
         if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
         const timer = setTimeout(() => proc.kill('SIGKILL'), 2000);
         proc.once('exit', () => { clearTimeout(timer); resolve(); });
-        proc.send({ type: 'exit' });
+        try {
+          proc.send({ type: 'exit' });
+        } catch {
+          proc.kill('SIGKILL');
+        }
       });
     },
   };
+}
+
+function startServer(parser, workload, { count = false, nodeFlags = [] } = {}) {
+  const argv = pinned(SERVER_CPU, [process.execPath, ...nodeFlags, __filename, '--child',
+    `--parser=${parser}`, `--workload=${workload}`]);
+  if (count) argv.push('--count');
+  const child = ipcChild(argv, `server (${parser})`);
+  const byType = (type) => (msg) => msg.type === type || msg.type === 'unavailable';
+  child.listening = child.expect(byType('listening'));
+  child.request = (type) => {
+    const reply = child.expect(byType(type));
+    child.send({ type });
+    return reply;
+  };
+  return child;
+}
+
+// ------------------------------------------------------------- loaders ----
+
+function loaderChoice(wanted) {
+  if (wanted === 'wrk' || (!wanted && which('wrk'))) {
+    if (!which('wrk')) throw new Error('wrk is not installed (apt-get install wrk), or use --loader=autocannon');
+    return 'wrk';
+  }
+  try {
+    require.resolve('autocannon', { paths: [ROOT] });
+    return 'autocannon';
+  } catch {
+    throw new Error('no load generator: run npm install (autocannon) or install wrk (apt-get install wrk)');
+  }
+}
+
+// autocannon runs in one load process for the whole session.
+function autocannonLoader() {
+  const child = ipcChild(pinned(LOAD_CPU, [process.execPath, path.join(__dirname, 'server-load.js')]), 'load process');
+  const ready = child.expect((m) => m.type === 'ready');
+  let next = 0;
+  return {
+    name: 'autocannon',
+    // Starts the load on every target; resolves once it runs, with done() for the results.
+    async start({ workload, seed, connections, seconds, targets }) {
+      await ready;
+      const id = ++next;
+      const started = child.expect((m) => m.id === id && (m.type === 'started' || m.type === 'done'));
+      const done = child.expect((m) => m.id === id && m.type === 'done');
+      child.send({ type: 'run', id, workload, seed, connections, seconds, targets });
+      const first = await started;
+      if (first.type === 'done') throw new Error(`load process: ${first.error}`);
+      return {
+        stop: () => child.send({ type: 'stop', id }),
+        done: () => done.then((m) => {
+          if (m.error) throw new Error(`load process: ${m.error}`);
+          return m.results;
+        }),
+      };
+    },
+    close: () => child.stop(),
+  };
+}
+
+// A Lua string literal for arbitrary bytes (long brackets would turn CR LF into LF).
+function luaString(buf) {
+  let out = '"';
+  for (const byte of buf) {
+    if (byte >= 0x20 && byte < 0x7f && byte !== 0x22 && byte !== 0x5c) out += String.fromCharCode(byte);
+    else out += `\\${String(byte).padStart(3, '0')}`;
+  }
+  return out + '"';
+}
+
+// wrk: one process per target, its Lua script cycling through the workload's requests.
+function wrkLoader() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-wrk-'));
+  const scripts = new Map();
+  const script = (workload, seed) => {
+    const key = `${workload}/${seed}`;
+    if (!scripts.has(key)) {
+      const list = workloads.requests(workload, { seed });
+      const file = path.join(dir, `${workload}-${seed}.lua`);
+      const body = list.map((req) => luaString(workloads.serialize(req))).join(',\n');
+      fs.writeFileSync(file, `local requests = {\n${body}\n}\nlocal n = #requests\nlocal i = 0\n` +
+        'request = function()\n  i = i % n + 1\n  return requests[i]\nend\n');
+      scripts.set(key, file);
+    }
+    return scripts.get(key);
+  };
+  const bin = which('wrk');
+  return {
+    name: 'wrk',
+    async start({ workload, seed, connections, seconds, targets }) {
+      const file = script(workload, seed);
+      const procs = targets.map(({ tag, port }) => {
+        const argv = pinned(LOAD_CPU, [bin, '-t1', `-c${connections}`, `-d${Math.ceil(seconds)}s`, '--timeout', '10s',
+          '-s', file, `http://127.0.0.1:${port}/`]);
+        const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        proc.stdout.on('data', (d) => { out += d; });
+        proc.stderr.on('data', (d) => { out += d; });
+        const done = new Promise((resolve) => proc.on('close', () => {
+          const num = (re) => Number((re.exec(out) || [])[1] || 0);
+          const errs = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+          resolve([tag, { requests: num(/(\d+) requests in/), rps: num(/Requests\/sec:\s+([\d.]+)/),
+            non2xx: num(/Non-2xx or 3xx responses: (\d+)/),
+            errors: errs ? Number(errs[1]) + Number(errs[2]) + Number(errs[3]) : 0, timeouts: errs ? Number(errs[4]) : 0 }]);
+        }));
+        return { proc, done };
+      });
+      return {
+        stop: () => { for (const { proc } of procs) proc.kill('SIGINT'); },
+        done: () => Promise.all(procs.map((p) => p.done)).then(Object.fromEntries),
+      };
+    },
+    close: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+// ------------------------------------------------------------ a round -----
+
+// Both servers at once, one window: CPU µs per request for each.
+async function pairedRound({ workload, loader, round, warmup, duration, connections, seed, count = false,
+  nodeFlagsFor = () => [] }) {
+  // Alternate which server starts (and is loaded) first.
+  const order = round % 2 === 0 ? PARSERS : [...PARSERS].reverse();
+  const servers = {};
+  for (const p of order) servers[p] = startServer(p, workload, { count, nodeFlags: nodeFlagsFor(p, round) });
+  try {
+    const hello = {};
+    for (const p of order) hello[p] = await servers[p].listening;
+    if (hello.napi.type === 'unavailable') return { unavailable: hello.napi.reason };
+    const run = await loader.start({ workload, seed, connections, seconds: warmup + duration + 1.5,
+      targets: order.map((p) => ({ tag: p, port: hello[p].port })) });
+    await sleep(warmup * 1000);
+    const cpu0 = {};
+    const t0 = {};
+    for (const p of order) {
+      await servers[p].request('reset');
+      cpu0[p] = cpuSeconds(servers[p].proc.pid);
+      t0[p] = process.hrtime.bigint();
+    }
+    await sleep(duration * 1000);
+    const out = { order };
+    for (const p of order) {
+      const cpu = cpuSeconds(servers[p].proc.pid) - cpu0[p];
+      const report = await servers[p].request('report');
+      const wall = Number(process.hrtime.bigint() - t0[p]) / 1e9;
+      const n = report.requests;
+      out[p] = {
+        requests: n, cpuSeconds: cpu, wallSeconds: wall, parserSeen: report.parser,
+        cpuUsPerRequest: n ? (cpu * 1e6) / n : NaN,
+        requestsPerSecond: n / wall,
+        chunksPerRequest: n ? report.chunks / n : 0,
+        bytesPerRequest: n ? report.bytes / n : 0,
+        ticksPerRequest: count && n ? report.ticks / n : null,
+        emitsPerRequest: count && n ? report.emits / n : null,
+        tickNames: count ? perRequest(report.tickNames, n) : null,
+        emitNames: count ? perRequest(report.emitNames, n) : null,
+      };
+    }
+    run.stop();
+    const loads = await run.done();
+    for (const p of order) {
+      const l = loads[p] || {};
+      out[p].loaderErrors = l.error || (l.errors || l.non2xx || l.timeouts ?
+        `errors=${l.errors || 0} non2xx=${l.non2xx || 0} timeouts=${l.timeouts || 0}` : null);
+    }
+    out.ratio = out.napi.cpuUsPerRequest / out.builtin.cpuUsPerRequest;
+    return out;
+  } finally {
+    await Promise.all(Object.values(servers).map((s) => s.stop()));
+  }
 }
 
 function perRequest(counts, requests) {
@@ -245,193 +383,270 @@ function differences(a, b) {
   return out.sort((p, q) => Math.abs(q.napi - q.builtin) - Math.abs(p.napi - p.builtin));
 }
 
-// One round: warm-up, reset, measured load; CPU µs per request.
-async function round(parser, { loader, warmup, duration, connections, count, nodeFlags }) {
-  const server = startServer(parser, { count, nodeFlags });
-  try {
-    const hello = await server.listening;
-    if (hello.type === 'unavailable') return { parser, unavailable: hello.reason };
-    const port = hello.port;
-    await load(loader, port, warmup, connections);
-    await server.request('reset');
-    const cpu0 = cpuSeconds(server.proc.pid);
-    const t0 = process.hrtime.bigint();
-    const info = await load(loader, port, duration, connections);
-    const cpu1 = cpuSeconds(server.proc.pid);
-    const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-    const report = await server.request('report');
-    const requests = report.requests;
-    return {
-      parser,
-      parserSeen: report.parser,
-      requests,
-      cpuSeconds: cpu1 - cpu0,
-      wallSeconds: wall,
-      cpuUsPerRequest: requests ? ((cpu1 - cpu0) * 1e6) / requests : NaN,
-      requestsPerSecond: requests / wall,
-      ticksPerRequest: count && requests ? report.ticks / requests : null,
-      emitsPerRequest: count && requests ? report.emits / requests : null,
-      tickNames: count ? perRequest(report.tickNames, requests) : null,
-      emitNames: count ? perRequest(report.emitNames, requests) : null,
-      loaderRps: info.rps,
-      loaderErrors: info.errors,
-    };
-  } finally {
-    await server.stop();
+// ----------------------------------------------------------- statistics ----
+
+function binomialCdf(k, n) {
+  let sum = 0;
+  let term = 0.5 ** n; // C(n, 0) / 2^n
+  for (let i = 0; i <= k; i++) {
+    sum += term;
+    term = (term * (n - i)) / (i + 1);
   }
+  return sum;
 }
 
-// A paired round: both servers at once (both on CPU 0), each loaded by its
-// own load generator (both on CPU 1), measured over the same window, so both
-// see the same moments of a busy machine. Returns both CPU µs/request.
-async function pairedRound({ loader, warmup, duration, connections, nodeFlags }) {
-  const servers = { builtin: startServer('builtin', { nodeFlags }), napi: startServer('napi', { nodeFlags }) };
-  try {
-    const hello = {};
-    for (const p of ['builtin', 'napi']) hello[p] = await servers[p].listening;
-    if (hello.napi.type === 'unavailable') return { unavailable: hello.napi.reason };
-    await Promise.all(['builtin', 'napi'].map((p) => load(loader, hello[p].port, warmup, connections)));
-    await Promise.all(['builtin', 'napi'].map((p) => servers[p].request('reset')));
-    const cpu0 = {};
-    for (const p of ['builtin', 'napi']) cpu0[p] = cpuSeconds(servers[p].proc.pid);
-    await Promise.all(['builtin', 'napi'].map((p) => load(loader, hello[p].port, duration, connections)));
-    const out = {};
-    for (const p of ['builtin', 'napi']) {
-      const cpu = cpuSeconds(servers[p].proc.pid) - cpu0[p];
-      const report = await servers[p].request('report');
-      out[p] = { requests: report.requests, cpuSeconds: cpu, parserSeen: report.parser,
-        cpuUsPerRequest: report.requests ? (cpu * 1e6) / report.requests : NaN };
-    }
-    out.ratio = out.napi.cpuUsPerRequest / out.builtin.cpuUsPerRequest;
-    return out;
-  } finally {
-    await Promise.all(Object.values(servers).map((s) => s.stop()));
+// Distribution-free interval of the median: (x(k), x(n+1-k)), the narrowest
+// whose coverage 1 - 2 P(B(n, 1/2) < k) is at least `level`. Null below 6 values.
+function medianInterval(values, level = 0.95) {
+  const s = [...values].sort((a, b) => a - b);
+  const n = s.length;
+  let best = null;
+  for (let k = 1; k <= n / 2; k++) {
+    const coverage = 1 - 2 * binomialCdf(k - 1, n);
+    if (coverage < level) break;
+    best = { ci: [s[k - 1], s[n - k]], coverage };
   }
+  return best;
 }
 
-async function e2e({ rounds = 8, duration = 5, warmup = 1, connections = 50, loader: wanted,
-  countDuration = 2, pairedRounds = 0, nodeFlags = [], onProgress = () => {} } = {}) {
-  const loader = loaderChoice(wanted);
-  const result = {
-    loader,
-    pinned: Boolean(TASKSET && CPUS > 1),
-    rounds: [],
-    counts: {},
-    unavailable: null,
-    settings: { rounds, duration, warmup, connections, countDuration, pairedRounds },
-    paired: [],
-  };
-  const steps = rounds + 2 + pairedRounds;
-  for (let i = 0; i < rounds; i++) {
-    const parser = i % 2 === 0 ? 'builtin' : 'napi';
-    if (parser === 'napi' && result.unavailable) continue;
-    onProgress({ step: i, steps, what: `round ${i + 1}/${rounds} ${parser}` });
-    const r = await round(parser, { loader, warmup, duration, connections, count: false, nodeFlags });
-    if (r.unavailable) result.unavailable = r.unavailable;
-    else result.rounds.push(r);
-  }
-  for (const [k, parser] of ['builtin', 'napi'].entries()) {
-    if (parser === 'napi' && result.unavailable) continue;
-    onProgress({ step: rounds + k, steps, what: `tick/emit count ${parser}` });
-    const r = await round(parser, { loader, warmup: Math.min(warmup, 1), duration: countDuration, connections, count: true });
-    if (r.unavailable) result.unavailable = r.unavailable;
-    else result.counts[parser] = r;
-  }
-  for (let i = 0; i < pairedRounds && !result.unavailable; i++) {
-    onProgress({ step: rounds + 2 + i, steps, what: `paired round ${i + 1}/${pairedRounds} (both servers at once)` });
-    const r = await pairedRound({ loader, warmup, duration, connections, nodeFlags });
-    if (r.unavailable) result.unavailable = r.unavailable;
-    else result.paired.push(r);
-  }
-  if (result.paired.length >= 2) {
-    const logs = result.paired.map((r) => Math.log(r.ratio));
-    const m = stats.mean(logs);
+function ratioStats(ratios) {
+  const out = { n: ratios.length, median: stats.median(ratios), ci: null, coverage: null,
+    geoMean: null, geoCi: null, p: null, stars: '' };
+  const mi = medianInterval(ratios);
+  if (mi) Object.assign(out, mi);
+  const logs = ratios.map(Math.log);
+  out.geoMean = Math.exp(stats.mean(logs));
+  if (ratios.length >= 2) {
     const se = Math.sqrt(stats.variance(logs) / logs.length);
     const q = stats.tQuantile(0.975, logs.length - 1);
-    result.pairedStats = { geoMean: Math.exp(m), ci: [Math.exp(m - q * se), Math.exp(m + q * se)],
-      median: stats.median(result.paired.map((r) => r.ratio)) };
-  } else if (result.paired.length === 1) {
-    result.pairedStats = { geoMean: result.paired[0].ratio, ci: null, median: result.paired[0].ratio };
+    const m = stats.mean(logs);
+    out.geoCi = [Math.exp(m - q * se), Math.exp(m + q * se)];
+    out.p = se > 0 ? stats.tTwoSided(m / se, logs.length - 1) : (m === 0 ? 1 : 0);
+    out.stars = stats.stars(out.p);
   }
-  const cpu = (p) => result.rounds.filter((r) => r.parser === p).map((r) => r.cpuUsPerRequest);
-  result.builtin = cpu('builtin');
-  result.napi = cpu('napi');
-  if (result.builtin.length && result.napi.length) result.stats = stats.compare(result.builtin, result.napi);
-  else result.stats = null;
+  return out;
+}
+
+// ------------------------------------------------------------- session ----
+
+// What was measured: revision, uncommitted changes under lib/ src/, digests
+// of lib/*.js and of the addon binary (the tree is shared; the addon may be
+// rebuilt mid-run), the node binary.
+function identity() {
+  const out = { node: process.version, llhttp: process.versions.llhttp, execPath: process.execPath,
+    revision: null, dirty: null, lib: null, addon: null };
+  try {
+    const git = (args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    out.revision = git(['rev-parse', '--short=10', 'HEAD']);
+    out.dirty = git(['status', '--porcelain', '--', 'lib', 'src', 'binding.gyp']).split('\n').filter(Boolean);
+  } catch {}
+  const digest = (files) => {
+    const hash = crypto.createHash('sha1');
+    for (const f of files) {
+      try {
+        hash.update(fs.readFileSync(f));
+      } catch {
+        hash.update('missing');
+      }
+    }
+    return hash.digest('hex').slice(0, 10);
+  };
+  const libDir = path.join(ROOT, 'lib');
+  out.lib = digest(fs.readdirSync(libDir).filter((f) => f.endsWith('.js')).sort().map((f) => path.join(libDir, f)));
+  out.addon = digest([path.join(ROOT, 'build', 'Release', 'llhttp_napi.node')]);
+  return out;
+}
+
+async function e2e({ workloads: names = workloads.NAMES, rounds = 9, duration = 3, warmup = 1.5, connections = 50,
+  seed = 1, loader: wanted, countDuration = 2, count = true, cpuProf = null, cpuProfParser = null,
+  onProgress = () => {} } = {}) {
+  for (const name of names) {
+    if (!workloads.NAMES.includes(name)) throw new Error(`unknown workload "${name}" (one of ${workloads.NAMES.join(', ')})`);
+  }
+  const loaderName = loaderChoice(wanted);
+  const result = {
+    loader: loaderName,
+    pinned: Boolean(TASKSET && CPUS > 1),
+    settings: { rounds, duration, warmup, connections, seed, countDuration, count },
+    started: new Date().toISOString(),
+    identity: identity(),
+    loadavg: [os.loadavg()[0]],
+    workloads: {},
+    unavailable: null,
+  };
+  const nodeFlagsFor = (workload) => (parser, round) => {
+    if (!cpuProf || (cpuProfParser && parser !== cpuProfParser)) return [];
+    return ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${cpuProf}`,
+      `--cpu-prof-name=${workload}-${parser}-${round}.cpuprofile`];
+  };
+  const loader = loaderName === 'wrk' ? wrkLoader() : autocannonLoader();
+  const steps = names.length * (rounds + (count ? 1 : 0));
+  let step = 0;
+  try {
+    for (const workload of names) {
+      const list = workloads.requests(workload, { seed });
+      const w = {
+        description: workloads.DESCRIPTIONS[workload],
+        distinct: list.length,
+        headerLines: [Math.min(...list.map(workloads.headerCount)), Math.max(...list.map(workloads.headerCount))],
+        requestBytes: Math.round(stats.mean(list.map((r) => workloads.serialize(r).length))),
+        digest: workloads.digest(list),
+        rounds: [],
+        counts: null,
+        stats: null,
+      };
+      result.workloads[workload] = w;
+      for (let i = 0; i < rounds && !result.unavailable; i++) {
+        onProgress({ step: step++, steps, what: `${workload}: paired round ${i + 1}/${rounds}` });
+        const r = await pairedRound({ workload, loader, round: i, warmup, duration, connections, seed,
+          nodeFlagsFor: nodeFlagsFor(workload) });
+        if (r.unavailable) result.unavailable = r.unavailable;
+        else w.rounds.push(r);
+      }
+      if (count && !result.unavailable) {
+        onProgress({ step: step++, steps, what: `${workload}: tick/emit count` });
+        w.counts = await pairedRound({ workload, loader, round: 0, warmup: Math.min(warmup, 1), duration: countDuration,
+          connections, seed, count: true });
+      }
+      const ratios = w.rounds.map((r) => r.ratio).filter(Number.isFinite);
+      if (ratios.length) {
+        w.stats = ratioStats(ratios);
+        for (const p of PARSERS) w.stats[p] = stats.median(w.rounds.map((r) => r[p].cpuUsPerRequest));
+      }
+    }
+  } finally {
+    await loader.close();
+  }
+  result.loadavg.push(os.loadavg()[0]);
+  const end = identity();
+  if (end.addon !== result.identity.addon || end.lib !== result.identity.lib) {
+    result.warning = `lib/ or the addon changed during the run (lib ${result.identity.lib} → ${end.lib}, ` +
+      `addon ${result.identity.addon} → ${end.addon}): the figures mix code versions; run again`;
+  }
+  compat(result);
   return result;
 }
 
+// The fields benchmark/run.js's summary reads (the hello workload's figures).
+function compat(result) {
+  const w = result.workloads.hello || result.workloads[Object.keys(result.workloads)[0]];
+  result.rounds = [];
+  result.paired = [];
+  result.counts = {};
+  result.builtin = [];
+  result.napi = [];
+  result.stats = null;
+  result.pairedStats = null;
+  if (!w) return;
+  result.paired = w.rounds;
+  result.builtin = w.rounds.map((r) => r.builtin.cpuUsPerRequest);
+  result.napi = w.rounds.map((r) => r.napi.cpuUsPerRequest);
+  if (w.counts) for (const p of PARSERS) result.counts[p] = { ...w.counts[p], parserSeen: w.counts[p].parserSeen };
+  if (w.stats) {
+    const s = w.stats;
+    result.stats = { ratio: s.median, ci: s.ci, p: s.p, stars: s.stars, medianA: s.builtin, medianB: s.napi };
+    result.pairedStats = { geoMean: s.geoMean, ci: s.geoCi, median: s.median };
+  }
+}
+
+// ------------------------------------------------------------- reports -----
+
+const fmt = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(d));
+const fmtCi = (ci, d = 3) => (ci ? `${ci[0].toFixed(d)}–${ci[1].toFixed(d)}` : '—');
+
 function describe(result) {
   const lines = [];
-  const fmt = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(d));
-  lines.push(`load: ${result.loader}, ${result.settings.connections} keep-alive connections; ` +
-             (result.pinned ? 'server on CPU 0, load on CPU 1 (taskset)' : 'not pinned (no taskset or one CPU)'));
-  lines.push('round  parser   requests   req/s   CPU µs/req  parser seen');
-  result.rounds.forEach((r, i) => {
-    lines.push(`${String(i + 1).padStart(5)}  ${r.parser.padEnd(7)}  ${String(r.requests).padStart(8)}  ` +
-               `${fmt(r.requestsPerSecond, 0).padStart(6)}  ${fmt(r.cpuUsPerRequest).padStart(10)}  ${r.parserSeen}` +
-               (r.loaderErrors ? `  (${r.loaderErrors})` : ''));
-  });
-  const med = (xs) => (xs.length ? stats.median(xs) : NaN);
-  lines.push('');
-  lines.push(`CPU µs/request, median: builtin ${fmt(med(result.builtin))}, napi ` +
-             (result.unavailable ? `unavailable: ${result.unavailable}` : fmt(med(result.napi))));
-  if (result.stats) {
-    const s = result.stats;
-    lines.push(`ratio napi/builtin: ${fmt(s.ratio, 3)} (95% CI of the mean ratio ${s.ci ? s.ci.map((x) => x.toFixed(3)).join('–') : '—'}, ` +
-               `p ${s.p === null ? '—' : s.p.toPrecision(2)}) ${s.stars}   target ≤ 0.85`);
-  }
-  for (const parser of ['builtin', 'napi']) {
-    const c = result.counts[parser];
-    if (c) {
-      lines.push(`${parser.padEnd(7)} per request: ${fmt(c.ticksPerRequest, 2)} nextTicks, ${fmt(c.emitsPerRequest, 2)} emits ` +
-                 `(${c.requests} requests counted; parser seen: ${c.parserSeen})`);
-    } else if (parser === 'napi' && result.unavailable) {
-      lines.push(`napi    per request: unavailable: ${result.unavailable}`);
-    }
-  }
-  if (result.paired.length) {
+  const id = result.identity || {};
+  lines.push(`node ${id.node} (llhttp ${id.llhttp}); llhttp-napi at ${id.revision}` +
+    (id.dirty && id.dirty.length ? ` + ${id.dirty.length} uncommitted file(s) in lib/src (${id.dirty.map((l) => l.slice(3)).join(', ')})` : '') +
+    `; lib ${id.lib}, addon ${id.addon}`);
+  lines.push(`load: ${result.loader}, ${result.settings.connections} keep-alive connections per server; ` +
+    (result.pinned ? `servers on CPU ${SERVER_CPU}, load on CPU ${LOAD_CPU} (taskset)` : 'not pinned (no taskset or one CPU)') +
+    `; ${result.settings.rounds} paired rounds × ${result.settings.duration} s after ${result.settings.warmup} s warm-up; ` +
+    `load average ${result.loadavg.map((x) => x.toFixed(1)).join(' → ')}`);
+  if (result.warning) lines.push(`WARNING: ${result.warning}`);
+  if (result.unavailable) lines.push(`napi unavailable: ${result.unavailable}`);
+  for (const [name, w] of Object.entries(result.workloads)) {
     lines.push('');
-    lines.push('paired rounds (both servers at once, same window): CPU µs/req builtin / napi = ratio');
-    result.paired.forEach((r, i) => {
-      lines.push(`  ${i + 1}: ${fmt(r.builtin.cpuUsPerRequest)} / ${fmt(r.napi.cpuUsPerRequest)} = ${fmt(r.ratio, 3)} ` +
-                 `(${r.builtin.requests} / ${r.napi.requests} requests; seen: ${r.builtin.parserSeen} / ${r.napi.parserSeen})`);
+    lines.push(`== ${name}: ${w.description}`);
+    lines.push(`   ${w.distinct} distinct request(s), ${w.headerLines[0]}–${w.headerLines[1]} header lines, ` +
+      `${w.requestBytes} bytes on average (digest ${w.digest})`);
+    lines.push('   round  CPU µs/req builtin   napi   ratio   req/s builtin / napi' +
+      (w.rounds.some((r) => r.builtin.chunksPerRequest) ? '   body chunks/req' : ''));
+    w.rounds.forEach((r, i) => {
+      const errs = PARSERS.filter((p) => r[p].loaderErrors).map((p) => `${p}: ${r[p].loaderErrors}`);
+      const seen = PARSERS.filter((p) => r[p].parserSeen !== p).map((p) => `${p} server saw ${r[p].parserSeen}`);
+      lines.push(`   ${String(i + 1).padStart(5)}  ${fmt(r.builtin.cpuUsPerRequest).padStart(18)}  ${fmt(r.napi.cpuUsPerRequest).padStart(6)}` +
+        `  ${fmt(r.ratio, 3).padStart(6)}   ${fmt(r.builtin.requestsPerSecond, 0).padStart(7)} / ${fmt(r.napi.requestsPerSecond, 0).padEnd(6)}` +
+        (r.builtin.chunksPerRequest ? `   ${fmt(r.builtin.chunksPerRequest, 2)} / ${fmt(r.napi.chunksPerRequest, 2)}` : '') +
+        (errs.length ? `  (${errs.join('; ')})` : '') + (seen.length ? `  (${seen.join('; ')})` : ''));
     });
-    const ps = result.pairedStats;
-    lines.push(`  paired ratio napi/builtin: geometric mean ${fmt(ps.geoMean, 3)}` +
-               (ps.ci ? ` (95% CI ${ps.ci.map((x) => x.toFixed(3)).join('–')})` : '') + '   target ≤ 0.85');
-  }
-  const b = result.counts.builtin, n = result.counts.napi;
-  if (b && n) {
-    for (const [what, key] of [['nextTicks by callback', 'tickNames'], ['emits by emitter:event', 'emitNames']]) {
-      const diff = differences(b[key], n[key]);
-      if (diff.length) {
-        lines.push(`  ${what} where the parsers differ (per request, builtin → napi): ` +
-                   diff.map((d) => `${d.key} ${fmt(d.builtin, 2)} → ${fmt(d.napi, 2)}`).join(', '));
+    const s = w.stats;
+    if (s) {
+      lines.push(`   ratio napi/builtin: median ${fmt(s.median, 3)} (95% CI ${fmtCi(s.ci)}` +
+        (s.coverage ? `, order statistics, coverage ${(s.coverage * 100).toFixed(1)}%` : ', needs ≥ 6 rounds') +
+        `); geometric mean ${fmt(s.geoMean, 3)} (95% CI ${fmtCi(s.geoCi)}, p ${s.p === null ? '—' : s.p.toPrecision(2)}) ${s.stars}`);
+      lines.push(`   CPU µs/request, medians: builtin ${fmt(s.builtin)}, napi ${fmt(s.napi)}`);
+    }
+    const c = w.counts;
+    if (c && !c.unavailable) {
+      lines.push(`   per request: builtin ${fmt(c.builtin.ticksPerRequest, 2)} nextTicks, ${fmt(c.builtin.emitsPerRequest, 2)} emits; ` +
+        `napi ${fmt(c.napi.ticksPerRequest, 2)} nextTicks, ${fmt(c.napi.emitsPerRequest, 2)} emits ` +
+        `(${c.builtin.requests} / ${c.napi.requests} requests counted)`);
+      for (const [what, key] of [['nextTicks by callback', 'tickNames'], ['emits by emitter:event', 'emitNames']]) {
+        const diff = differences(c.builtin[key], c.napi[key]);
+        if (diff.length) {
+          lines.push(`   ${what} where they differ (builtin → napi): ` +
+            diff.map((d) => `${d.key} ${fmt(d.builtin, 2)} → ${fmt(d.napi, 2)}`).join(', '));
+        }
       }
     }
   }
+  lines.push('');
+  lines.push(summary(result));
   return lines.join('\n');
 }
 
-module.exports = { e2e, describe };
+// One table over the workloads.
+function summary(result) {
+  const rows = [['workload', 'µs/req builtin', 'napi', 'ratio (median)', '95% CI', 'geo mean (95% CI)',
+    'ticks b/n', 'emits b/n']];
+  for (const [name, w] of Object.entries(result.workloads)) {
+    const s = w.stats || {};
+    const c = w.counts && !w.counts.unavailable ? w.counts : null;
+    rows.push([name, fmt(s.builtin), fmt(s.napi), fmt(s.median, 3), fmtCi(s.ci),
+      s.geoMean ? `${fmt(s.geoMean, 3)} (${fmtCi(s.geoCi)})` : '—',
+      c ? `${fmt(c.builtin.ticksPerRequest, 2)}/${fmt(c.napi.ticksPerRequest, 2)}` : '—',
+      c ? `${fmt(c.builtin.emitsPerRequest, 2)}/${fmt(c.napi.emitsPerRequest, 2)}` : '—']);
+  }
+  const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => String(r[j]).length)));
+  return rows.map((r) => r.map((cell, j) => (j === 0 ? String(cell).padEnd(widths[j]) : String(cell).padStart(widths[j])))
+    .join('  ')).join('\n');
+}
+
+module.exports = { e2e, describe, summary, medianInterval, ratioStats };
 
 if (require.main === module) {
   const { options } = common.parseArgs();
   if (options.child) {
-    child({ parser: options.parser, count: Boolean(options.count) });
+    child({ parser: options.parser, workload: options.workload || 'hello', count: Boolean(options.count) });
   } else {
     const tty = process.stderr.isTTY;
+    const list = (options.workload || options.workloads || 'all') === 'all' ? workloads.NAMES :
+      String(options.workload || options.workloads).split(',').map((s) => s.trim()).filter(Boolean);
     e2e({
-      rounds: Number(options.rounds || 8),
-      duration: Number(options.duration || 5),
-      warmup: Number(options.warmup || 1),
+      workloads: list,
+      rounds: Number(options.rounds || 9),
+      duration: Number(options.duration || 3),
+      warmup: Number(options.warmup || 1.5),
       connections: Number(options.connections || 50),
+      seed: Number(options.seed || 1),
       countDuration: Number(options['count-duration'] || 2),
-      pairedRounds: Number(options['paired-rounds'] || 0),
+      count: !options['no-count'],
       loader: options.loader,
-      nodeFlags: options['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-interval=100', '--cpu-prof-dir=' +
-        path.resolve(options['cpu-prof'] === true ? path.join(__dirname, 'results', 'prof') : options['cpu-prof'])] : [],
+      cpuProf: options['cpu-prof'] ?
+        path.resolve(options['cpu-prof'] === true ? path.join(__dirname, 'results', 'prof') : options['cpu-prof']) : null,
+      cpuProfParser: options['cpu-prof-parser'] || null,
       onProgress: ({ step, steps, what }) => {
         const text = `server.js: ${what} (${step + 1}/${steps})`;
         process.stderr.write(tty ? `\r\x1b[K${text}` : text + '\n');
