@@ -200,10 +200,12 @@ async function main() {
   }
 
   if (!options['no-e2e']) {
-    phase = `server.js e2e ${ROUNDS} + ${PAIRED_ROUNDS} paired rounds × ${DURATION}s`;
+    // server.js: hello world and the browser-like corpus requests, paired rounds (both servers at once).
+    const e2eRounds = Number(options['e2e-rounds'] || 6);
+    phase = `server.js e2e hello + browser, ${e2eRounds} paired rounds × ${DURATION}s`;
     try {
       result.e2e = await e2e({
-        rounds: ROUNDS, duration: DURATION, warmup: 1, connections: 50, countDuration: 1, pairedRounds: PAIRED_ROUNDS,
+        workloads: ['hello', 'browser'], rounds: e2eRounds, duration: DURATION, warmup: 1, connections: 50, countDuration: 1,
         onProgress: ({ what }) => progress(what),
       });
     } catch (err) {
