@@ -1,21 +1,35 @@
 'use strict';
 // `npm run bench`: the quick default suite, against the built-in parser in
-// the same run (interleaved, fresh processes), under 3 minutes on 2 cores:
+// the same run, about 5 minutes on 2 cores. Every parser figure is given for
+// the repeated message of Node's benchmarks (vary=0) and for a corpus of
+// 1000 distinct realistic requests (vary=1, benchmark/corpus.js) side by side:
 //
-//   1. compare.js on bench-parser.js (len 4, 8, 16, 32)
-//   2. compare.js on bench-parser-fragmented.js (frags 2, 4, 8 × len 8, 16)
-//   3. raw llhttp in C on the bytes of bench-parser len 8
-//   4. server.js: e2e CPU µs/request and nextTicks/emits per request
-//   4b. paired.js: in-process steady-state ratios (alternating batches)
-//   5. with --headers: headers.js (9 headers, each variant), for information
-//   6. with --instructions: instructions.js (callgrind; slow, ~1-3 minutes)
+//   1. compare.js on bench-parser.js (len 4, 8, 16, 32 repeated; the corpus),
+//      fresh processes, n=1e5, CPU and wall clock from the same runs
+//   2. compare.js on bench-parser-fragmented.js (frags 2, 4, 8 × len 8, 16
+//      repeated; frags 2, 4, 8 of the corpus)
+//   3. raw llhttp in C on the bytes of bench-parser len 8 (between the phases)
+//   4. paired.js: in-process steady-state ratios (alternating batches): the
+//      repeated configurations, the distinct requests whole and in 2, 3, 4, 8
+//      pieces, the distinct responses whole and in 4 pieces
+//   5. server.js: e2e CPU µs/request and nextTicks/emits per request
+//   6. with --headers: headers.js (9 headers, each variant), for information
+//   7. with --instructions: instructions.js, repeated and distinct (callgrind;
+//      slow, several minutes)
 //
-// Shows a progress line on stderr, a summary table on stdout, and writes
-// benchmark/results/latest.md, ratios.svg and latest.json (not committed).
+// Targets are issue 12's for the running Node line (24 and later: distinct
+// 2.0×, fresh-process bench-parser 2.0× wall clock, fragmented steady state
+// 2.5×; 20 and 22: 1.8×, 1.8×, 2.2×).
+//
+// Shows a progress line on stderr, a summary on stdout, and writes
+// benchmark/results/latest.md, ratios.svg and latest.json, plus copies named
+// after the line (latest-node24.md, latest-node24.json).
 //
 //   node benchmark/run.js [--runs=5] [--frag-runs=4] [--rounds=4] [--paired-rounds=3] [--duration=2]
-//        [--clock=cpu|wall] [--no-paired] [--no-e2e] [--no-c] [--headers] [--instructions]
-//        [--out=benchmark/results] [--from-json=benchmark/results/latest.json]
+//        [--clock=cpu|wall] [--batches=30] [--no-paired] [--no-e2e] [--no-c] [--no-distinct] [--headers]
+//        [--instructions] [--out=benchmark/results] [--from-json=benchmark/results/latest.json]
+//
+// Another line: $(node scripts/dev/test-lines.js --print 24) benchmark/run.js
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -29,9 +43,15 @@ const { renderSvg } = require('./svg');
 const { instructions, describe: describeInstructions } = require('./instructions');
 const { spawnSync } = require('node:child_process');
 
+// Issue 12's targets by the running line's major (26 and later take 24's).
+const MAJOR = Number(process.versions.node.split('.')[0]);
+const LINE_TARGETS = MAJOR >= 24 ?
+  { distinct: 2.0, parser: 2.0, fragmentedSteady: 2.5 } :
+  { distinct: 1.8, parser: 1.8, fragmentedSteady: 2.2 };
 const TARGETS = {
-  parser: 2.0,      // bench-parser ops/s ratio, each len
-  fragmented: 2.5,  // bench-parser-fragmented ops/s ratio, each config
+  ...LINE_TARGETS,  // distinct: paired ratio of the corpus, whole and 2-8 pieces (requests and responses)
+                    // parser: bench-parser fresh process, wall clock, each len
+                    // fragmentedSteady: paired ratio of the repeated request in pieces
   e2eCpu: 0.85,     // e2e CPU µs/request ratio (at most)
   rawFraction: 0.25, // napi bench-parser len 8 ops/s / raw C llhttp ops/s (at least)
 };
@@ -45,6 +65,8 @@ const CLOCK = options.clock || 'cpu';
 const ROUNDS = Number(options.rounds || 4);
 const PAIRED_ROUNDS = Number(options['paired-rounds'] || 3);
 const DURATION = Number(options.duration || 2);
+const BATCHES = Number(options.batches || 30);
+const DISTINCT = !options['no-distinct'];
 const OUT = path.resolve(options.out || path.join(__dirname, 'results'));
 
 // ------------------------------------------------------------ progress ----
@@ -138,7 +160,7 @@ async function main() {
   if (info.addon.error || info.build.addon === 'missing') {
     throw new Error(`the addon does not load (${info.addon.error || 'no build/Release/llhttp_napi.node'}): run npm run build first`);
   }
-  const result = { machine: info, targets: TARGETS, settings: { RUNS, FRAG_RUNS, ROUNDS, DURATION, CLOCK } };
+  const result = { machine: info, targets: TARGETS, settings: { RUNS, FRAG_RUNS, ROUNDS, DURATION, CLOCK, BATCHES } };
 
   // Raw llhttp runs between the JavaScript phases, so that it sees the
   // machine in the same states they do.
@@ -156,11 +178,13 @@ async function main() {
   };
 
   rawRun('before bench-parser');
+  const vary = DISTINCT ? [0, 1] : [0];
   phase = `bench-parser.js ×${RUNS} runs per parser`;
   result.parser = await compare({
     file: path.join(__dirname, 'bench-parser.js'),
     runs: RUNS,
-    clock: CLOCK,
+    overrides: { len: [4, 8, 16, 32], vary },
+    clock: 'both',  // CPU and wall clock of the same runs
     onProgress: ({ run, parser }) => progress(`run ${run + 1}/${RUNS} ${parser}`),
   });
 
@@ -169,7 +193,8 @@ async function main() {
   result.fragmented = await compare({
     file: path.join(__dirname, 'bench-parser-fragmented.js'),
     runs: FRAG_RUNS,
-    clock: CLOCK,
+    overrides: { len: [8, 16], frags: [2, 4, 8], vary },
+    clock: 'both',
     onProgress: ({ run, parser }) => progress(`run ${run + 1}/${FRAG_RUNS} ${parser}`),
   });
   rawRun('after the suites');
@@ -179,18 +204,23 @@ async function main() {
   if (!options['no-paired']) {
     phase = 'paired.js (in-process, alternating batches)';
     result.paired = [];
-    const configs = [...[4, 8, 16, 32].map((len) => ({ len, frags: 1 })),
-      ...[8, 16].flatMap((len) => [2, 4, 8].map((frags) => ({ len, frags })))];
+    const configs = [...[4, 8, 16, 32].map((len) => ({ len, frags: 1, vary: 0 })),
+      ...[8, 16].flatMap((len) => [2, 4, 8].map((frags) => ({ len, frags, vary: 0 })))];
+    if (DISTINCT) {
+      configs.push(...[1, 2, 3, 4, 8].map((frags) => ({ frags, vary: 1, kind: 'request' })),
+                   ...[1, 4].map((frags) => ({ frags, vary: 1, kind: 'response' })));
+    }
     for (const [i, conf] of configs.entries()) {
-      progress(`len=${conf.len} frags=${conf.frags} (${i + 1}/${configs.length})`);
-      const child = spawnSync(process.execPath, [path.join(__dirname, 'paired.js'), `len=${conf.len}`,
-        `frags=${conf.frags}`, '--json', '--batches=30', `--clock=${CLOCK}`], { encoding: 'utf8' });
+      const args = Object.entries(conf).map(([k, v]) => `${k}=${v}`);
+      progress(`${args.join(' ')} (${i + 1}/${configs.length})`);
+      const child = spawnSync(process.execPath, [path.join(__dirname, 'paired.js'), ...args,
+        '--json', `--batches=${BATCHES}`, `--clock=${CLOCK}`], { encoding: 'utf8' });
       if (child.status === 0) {
         const r = JSON.parse(child.stdout.trim().split('\n').pop());
         delete r.ratios;
         result.paired.push(r);
       } else {
-        result.paired.push({ ...conf, error: (child.stderr || '').split('\n')[0] });
+        result.paired.push({ len: null, kind: 'request', vary: 0, ...conf, error: (child.stderr || '').split('\n')[0] });
       }
     }
   }
@@ -219,7 +249,7 @@ async function main() {
 
   if (options.instructions) {
     phase = 'instructions.js (callgrind)';
-    result.instructions = await instructions({ len: 8, onProgress: (t) => progress(t) });
+    result.instructions = await instructions({ len: 8, vary: DISTINCT ? [0, 1] : [0], onProgress: (t) => progress(t) });
   }
   clearProgress();
   result.machine.loadavgEnd = os.loadavg();
@@ -239,26 +269,125 @@ const fmtRatio = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) + '×' : '—'
 const fmtCi = (ci, d = 2) => (ci ? `${ci[0].toFixed(d)}–${ci[1].toFixed(d)}` : '—');
 const fmtP = (p) => (p === null || p === undefined ? '—' : p < 1e-4 ? p.toExponential(1) : p.toFixed(4));
 
-// Rows of the summary: figure, builtin, napi, ratio, CI, p, stars, target, verdict.
-function summaryRows(result) {
+const verdict = (ok) => (ok === null ? 'n/a' : ok ? 'pass' : 'MISS');
+
+// "n=100000 len=8 vary=0 clock=cpu" -> { n: 100000, len: 8, vary: 0, clock: 'cpu' }
+function parseConfig(text) {
+  const out = {};
+  for (const pair of text.split(' ').filter(Boolean)) {
+    const at = pair.indexOf('=');
+    const v = pair.slice(at + 1);
+    out[pair.slice(0, at)] = /^\d+$/.test(v) ? Number(v) : v;
+  }
+  return out;
+}
+
+// The fresh-process row of a compare() list matching `want` (keys absent
+// from a config count as their defaults: kind request, clock as run).
+function freshRow(list, want) {
+  for (const r of list || []) {
+    const c = parseConfig(r.config);
+    const conf = { kind: 'request', frags: 1, vary: 0, ...c };
+    if (Object.keys(want).every((k) => want[k] === undefined || conf[k] === want[k])) return r;
+  }
+  return null;
+}
+
+function pairedRow(result, { len, frags = 1, vary = 0, kind = 'request' }) {
+  return (result.paired || []).find((x) => !x.error && x.frags === frags && (x.vary || 0) === vary &&
+    (x.kind || 'request') === kind && (vary === 1 || kind === 'response' || x.len === len)) || null;
+}
+
+const cellOf = (ratio, ci) => (Number.isFinite(ratio) ? `${fmtRatio(ratio)} (${fmtCi(ci)})` : '—');
+const freshCell = (r) => (r ? cellOf(r.stats.ratio, r.stats.ci) : '—');
+const pairedCell = (r) => (r ? cellOf(r.geoMean, r.ci) : '—');
+
+// Repeated and distinct side by side: [{ figure, repeated, distinct, target, verdict }].
+function sideBySide(result) {
+  const T = result.targets || TARGETS;
+  const clock = result.settings.CLOCK;
   const rows = [];
-  const verdict = (ok) => (ok === null ? 'n/a' : ok ? 'pass' : 'MISS');
-  for (const [group, list, target] of [['bench-parser', result.parser, TARGETS.parser],
-    ['fragmented', result.fragmented, TARGETS.fragmented]]) {
-    for (const r of list) {
-      const label = `${group} ${r.config.replace(/n=\d+ ?/, '')}`;
-      const lenM = /len=(\d+)/.exec(r.config), fragM = /frags=(\d+)/.exec(r.config);
-      const pr = (result.paired || []).find((x) => !x.error && lenM && x.len === Number(lenM[1]) &&
-        x.frags === (fragM ? Number(fragM[1]) : 1));
-      rows.push({
-        paired: pr ? `${fmtRatio(pr.geoMean)} (${fmtCi(pr.ci)})` : '—',
-        figure: label, unit: 'ops/s', builtin: fmtInt(r.stats.medianA), napi: fmtInt(r.stats.medianB),
-        ratio: fmtRatio(r.stats.ratio), ci: fmtCi(r.stats.ci), p: fmtP(r.stats.p), stars: r.stats.stars,
-        target: `≥ ${target.toFixed(1)}×`, verdict: verdict(r.stats.ratio >= target),
-        chart: { group, label: r.config.replace(/n=\d+ ?/, '').replace('len=', 'len ').replace(' frags=', '/f'),
-          value: r.stats.ratio, ci: r.stats.ci, target, paired: pr ? pr.geoMean : null },
-      });
+  const fresh = (list, want) => freshRow(list, want);
+  const wallRep = [4, 8, 16, 32].map((len) => fresh(result.parser, { len, vary: 0, clock: 'wall' }));
+  const wallOk = wallRep.every((r) => r && r.stats.ratio >= T.parser);
+  rows.push({ figure: 'fresh process, whole, wall clock (Node\'s harness)', repeated: freshCell(wallRep[1]),
+    distinct: freshCell(fresh(result.parser, { vary: 1, clock: 'wall' })),
+    target: `repeated len 4–32 ≥ ${T.parser.toFixed(1)}×`,
+    verdict: `${verdict(wallRep.every(Boolean) ? wallOk : null)} (min ${fmtRatio(Math.min(...wallRep.map((r) => (r ? r.stats.ratio : NaN))))})` });
+  rows.push({ figure: 'fresh process, whole, CPU clock', repeated: freshCell(fresh(result.parser, { len: 8, vary: 0, clock: 'cpu' })),
+    distinct: freshCell(fresh(result.parser, { vary: 1, clock: 'cpu' })), target: '', verdict: '' });
+  for (const frags of [2, 4, 8]) {
+    rows.push({ figure: `fresh process, ${frags} pieces, ${clock} clock`,
+      repeated: freshCell(fresh(result.fragmented, { len: 8, frags, vary: 0, clock })),
+      distinct: freshCell(fresh(result.fragmented, { frags, vary: 1, clock })), target: '', verdict: '' });
+  }
+  for (const frags of [1, 2, 3, 4, 8]) {
+    const rep = frags === 3 ? null : pairedRow(result, { len: 8, frags });
+    const dist = pairedRow(result, { frags, vary: 1 });
+    const checks = [];
+    if (dist) checks.push(dist.geoMean >= T.distinct);
+    if (frags > 1 && rep) checks.push(rep.geoMean >= T.fragmentedSteady);
+    rows.push({ figure: `steady state, ${frags === 1 ? 'whole' : `${frags} pieces`}`, repeated: pairedCell(rep),
+      distinct: pairedCell(dist),
+      target: `distinct ≥ ${T.distinct.toFixed(1)}×` + (frags > 1 && frags !== 3 ? `, repeated ≥ ${T.fragmentedSteady.toFixed(1)}×` : ''),
+      verdict: checks.length ? verdict(checks.every(Boolean)) : '' });
+  }
+  for (const frags of [1, 4]) {
+    const dist = pairedRow(result, { frags, vary: 1, kind: 'response' });
+    rows.push({ figure: `steady state, responses, ${frags === 1 ? 'whole' : `${frags} pieces`}`, repeated: '—',
+      distinct: pairedCell(dist), target: `distinct ≥ ${T.distinct.toFixed(1)}×`,
+      verdict: dist ? verdict(dist.geoMean >= T.distinct) : '' });
+  }
+  return rows;
+}
+
+// Every figure: figure, measure, builtin, napi, ratio, CI, p, stars, target, verdict (+ chart bar).
+function summaryRows(result) {
+  const T = result.targets || TARGETS;
+  const clock = result.settings.CLOCK;
+  const rows = [];
+  const label = (c) => (c.vary === 1 ? `${c.kind === 'response' ? 'distinct responses' : 'distinct'}` : `repeated len=${c.len}`) +
+    (c.frags > 1 ? ` frags=${c.frags}` : '');
+  // Fresh processes: bench-parser in both clocks, fragmented in the run's clock.
+  for (const [group, list, clocks] of [['bench-parser', result.parser, ['wall', 'cpu']],
+    ['fragmented', result.fragmented, [clock]]]) {
+    // repeated first, then distinct, each in the benchmark's order
+    const ordered = [...(list || [])].sort((x, y) => (parseConfig(x.config).vary || 0) - (parseConfig(y.config).vary || 0));
+    for (const want of clocks) {
+      for (const r of ordered) {
+        const c = { kind: 'request', frags: 1, vary: 0, ...parseConfig(r.config) };
+        if (c.clock !== undefined && c.clock !== want) continue;
+        const target = group === 'bench-parser' && want === 'wall' && c.vary === 0 ? T.parser : null;
+        const pr = pairedRow(result, c);
+        rows.push({
+          figure: `${group} ${label(c)}`, measure: `fresh, ${want}`, unit: 'ops/s',
+          builtin: fmtInt(r.stats.medianA), napi: fmtInt(r.stats.medianB),
+          ratio: fmtRatio(r.stats.ratio), ci: fmtCi(r.stats.ci), p: fmtP(r.stats.p), stars: r.stats.stars,
+          target: target ? `≥ ${target.toFixed(1)}×` : '', verdict: target ? verdict(r.stats.ratio >= target) : '',
+          chart: (group === 'bench-parser' && want === 'wall' && c.vary === 0) ?
+            { group: 'bench-parser', label: `len ${c.len}`, value: r.stats.ratio, ci: r.stats.ci, target: T.parser,
+              paired: pr ? pr.geoMean : null } :
+            (group === 'fragmented' && c.vary === 0) ?
+              { group: 'fragmented', label: `${c.len}/f${c.frags}`, value: r.stats.ratio, ci: r.stats.ci,
+                target: T.fragmentedSteady, paired: pr ? pr.geoMean : null } :
+              (c.vary === 1 && want === clock) ?
+                { group: 'distinct', label: c.frags > 1 ? `f${c.frags}` : 'whole', value: r.stats.ratio, ci: r.stats.ci,
+                  target: T.distinct, paired: pr ? pr.geoMean : null } : null,
+        });
+      }
     }
+  }
+  // Steady state (paired.js).
+  for (const r of result.paired || []) {
+    const c = { kind: 'request', vary: 0, ...r };
+    const target = c.vary === 1 ? T.distinct : c.frags > 1 ? T.fragmentedSteady : null;
+    rows.push({
+      figure: `paired ${label(c)}`, measure: `steady, ${r.clock || clock}`, unit: 'ops/s',
+      builtin: r.error ? '' : fmtInt(r.builtin), napi: r.error ? '' : fmtInt(r.napi),
+      ratio: r.error ? '—' : fmtRatio(r.geoMean), ci: r.error ? '' : fmtCi(r.ci), p: '', stars: '',
+      target: target ? `≥ ${target.toFixed(1)}×` : '',
+      verdict: r.error ? `error: ${r.error}` : target ? verdict(r.geoMean >= target) : '',
+    });
   }
   const e = result.e2e;
   if (e && !e.error) {
@@ -290,7 +419,7 @@ function summaryRows(result) {
   }
   const raw = result.raw;
   if (raw && !raw.error) {
-    const len8 = result.parser.find((r) => /\blen=8\b/.test(r.config));
+    const len8 = freshRow(result.parser, { len: 8, vary: 0, clock: result.settings.CLOCK });
     const napi = len8 ? len8.stats.medianB : NaN;
     const builtin = len8 ? len8.stats.medianA : NaN;
     rows.push({
@@ -302,7 +431,7 @@ function summaryRows(result) {
       napi: (napi / raw.median).toFixed(3), ratio: '', ci: '', p: '', stars: '',
       target: `≥ ${TARGETS.rawFraction}`, verdict: verdict(napi / raw.median >= TARGETS.rawFraction),
     });
-    const p8 = (result.paired || []).find((x) => !x.error && x.len === 8 && x.frags === 1);
+    const p8 = pairedRow(result, { len: 8, frags: 1 });
     if (p8) {
       rows.push({
         figure: 'JS-visible / raw C, len 8, steady (info)', unit: 'fraction', builtin: (p8.builtin / raw.median).toFixed(3),
@@ -316,23 +445,45 @@ function summaryRows(result) {
   return rows;
 }
 
-const COLUMNS = [['figure', 'figure'], ['unit', 'unit'], ['builtin', 'builtin'], ['napi', 'napi'],
+const COLUMNS = [['figure', 'figure'], ['measure', 'measure'], ['unit', 'unit'], ['builtin', 'builtin'], ['napi', 'napi'],
   ['ratio', 'napi/builtin'], ['ci', '95% CI'], ['p', 'p'], ['stars', ''], ['target', 'target'], ['verdict', 'result'],
-  ['paired', 'paired steady-state ratio (95% CI)']];
+  ['paired', 'e2e paired ratio (95% CI)']];
+const LEFT = new Set(['figure', 'measure', 'unit', 'verdict', 'paired']);
 const cell = (r, key) => (r[key] === undefined || r[key] === null ? '' : String(r[key]));
 
+function plainTable(columns, rows) {
+  const widths = columns.map(([key, head]) => Math.max(head.length, ...rows.map((r) => cell(r, key).length)));
+  const used = columns.map(([key], i) => i === 0 || rows.some((r) => cell(r, key) !== ''));
+  const line = (cells) => cells.map((c, i) => (!used[i] ? null : LEFT.has(columns[i][0]) || i === 0 ?
+    String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).filter((c) => c !== null).join('  ').trimEnd();
+  return [line(columns.map((c) => c[1])), line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map((r) => line(columns.map(([key]) => cell(r, key))))].join('\n');
+}
+
 function textTable(rows) {
-  const widths = COLUMNS.map(([key, head]) => Math.max(head.length, ...rows.map((r) => cell(r, key).length)));
-  const line = (cells) => cells.map((c, i) => (i < 2 || i >= 9 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])))
-    .join('  ').trimEnd();
-  return [line(COLUMNS.map((c) => c[1])), line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map((r) => line(COLUMNS.map(([key]) => cell(r, key))))].join('\n');
+  return plainTable(COLUMNS, rows);
+}
+
+const SIDE_COLUMNS = [['figure', 'figure'], ['repeated', 'repeated: ratio (95% CI)'],
+  ['distinct', 'distinct: ratio (95% CI)'], ['target', 'target'], ['verdict', 'result']];
+
+function sideText(rows) {
+  return plainTable(SIDE_COLUMNS, rows);
+}
+
+function sideMarkdown(rows) {
+  const esc = (s) => String(s).replace(/\|/g, '\\|');
+  const out = [`| ${SIDE_COLUMNS.map((c) => c[1]).join(' | ')} |`, '|---|--:|--:|---|---|'];
+  for (const r of rows) {
+    out.push(`| ${SIDE_COLUMNS.map(([key]) => esc(/^MISS/.test(cell(r, key)) ? `**${cell(r, key)}**` : cell(r, key))).join(' | ')} |`);
+  }
+  return out.join('\n');
 }
 
 function markdownTable(rows) {
   const esc = (s) => String(s).replace(/\|/g, '\\|');
   const head = COLUMNS.map((c) => c[1] || 'sig.');
-  const out = [`| ${head.join(' | ')} |`, `|${COLUMNS.map((c, i) => (i < 2 ? '---' : '--:')).join('|')}|`];
+  const out = [`| ${head.join(' | ')} |`, `|${COLUMNS.map((c) => (LEFT.has(c[0]) ? '---' : '--:')).join('|')}|`];
   for (const r of rows) {
     out.push(`| ${COLUMNS.map(([key]) => esc(key === 'verdict' && r[key] === 'MISS' ? '**miss**' : cell(r, key))).join(' | ')} |`);
   }
@@ -356,17 +507,33 @@ function markdown(result, rows) {
              `${m.loadavgStart[0].toFixed(2)} at the start, ${m.loadavgEnd[0].toFixed(2)} at the end ` +
              '(other work on the machine adds noise; the interleaving spreads it over both parsers)');
   lines.push('');
-  lines.push('Ratios are napi / built-in measured in the same run: medians of interleaved runs, each in a fresh');
-  lines.push('process (builtin, napi, then napi, builtin, ...). The 95% CI is that of mean(napi)/mean(builtin) from');
-  lines.push("Welch's t-test, as Node's `benchmark/compare.R` computes it; * p<0.05, ** p<0.01, *** p<0.001.");
-  lines.push(`Parser figures are ops per ${result.settings.CLOCK === 'cpu' ? 'CPU second of the benchmark process (user + system, all ' +
-    'threads, JIT and GC threads included; `--clock=wall` for wall time as Node\'s benchmarks)' : 'wall-clock second, as Node\'s benchmarks'};`);
-  lines.push(`${result.settings.RUNS} runs per parser for bench-parser, ${result.settings.FRAG_RUNS} for`);
-  lines.push('fragmented, n=100000 messages per run as in Node\'s benchmarks (so the JIT warm-up of lib/parser.js is');
-  lines.push('inside the figure). A result passes when the median ratio meets the target. The last column is');
-  lines.push('`benchmark/paired.js`: both parsers in one process after a warm-up, alternating batches of 4,000');
-  lines.push('messages (30 pairs), geometric mean of the pair ratios with its 95% interval: the steady state, much');
-  lines.push('less exposed to the machine\'s noise (both parsers see the same moments). e2e: the CPU ratio is');
+  const T = result.targets || TARGETS;
+  lines.push(`## Repeated and distinct messages, Node ${m.node}`);
+  lines.push('');
+  lines.push('*Repeated*: the request of Node\'s `bench-parser.js` (len 8) parsed again and again, the best case for');
+  lines.push('llhttp-napi (it reuses the previous message\'s header strings when the bytes repeat). *Distinct*: 1000');
+  lines.push('different realistic requests (`benchmark/corpus.js`: browsers, API clients, bots, proxies; paths,');
+  lines.push('cookies, ids, ETags and bodies differ), round-robin, cut at pseudo-random points for the pieces. Real');
+  lines.push('traffic does not repeat: **the distinct column is the one to believe for your traffic.**');
+  lines.push('');
+  lines.push(sideMarkdown(sideBySide(result)));
+  lines.push('');
+  lines.push(`Targets (issue 12, Node ${T.distinct === 2.0 ? '24 and later' : '20 and 22'}): distinct ≥ ${T.distinct.toFixed(1)}× ` +
+             `(steady state, requests and responses, whole and in 2–8 pieces), bench-parser fresh process ≥ ${T.parser.toFixed(1)}× ` +
+             `(wall clock, len 4–32), fragmented steady state ≥ ${T.fragmentedSteady.toFixed(1)}×; repeated: no worse than before.`);
+  lines.push('');
+  lines.push('## Every figure');
+  lines.push('');
+  lines.push('*fresh*: medians of interleaved runs, each in a fresh process (builtin, napi, then napi, builtin, ...),');
+  lines.push('n=100000 messages per run as in Node\'s benchmarks, so the JIT warm-up of lib/ is inside the figure; the');
+  lines.push('95% CI is that of mean(napi)/mean(builtin) from Welch\'s t-test, as Node\'s `benchmark/compare.R`');
+  lines.push('computes it; * p<0.05, ** p<0.01, *** p<0.001. *wall* is wall-clock time as Node\'s harness measures;');
+  lines.push('*cpu* the CPU time of the benchmark process (user + system, all threads, JIT and GC included), which leaves');
+  lines.push('out the time spent waiting for a core on a busy machine; both come from the same runs.');
+  lines.push(`${result.settings.RUNS} runs per parser for bench-parser, ${result.settings.FRAG_RUNS} for fragmented.`);
+  lines.push('*steady*: `benchmark/paired.js`, both parsers in one process after a warm-up, alternating batches of');
+  lines.push(`4,000 messages (${result.settings.BATCHES || 30} pairs, ${result.settings.CLOCK} clock), geometric mean of the pair ratios with its 95% interval:`);
+  lines.push('much less exposed to the machine\'s noise (both parsers see the same moments). e2e: the CPU ratio is');
   lines.push('napi/builtin (lower is better; the chart shows its inverse); its paired figure comes from rounds');
   lines.push('running both servers at once, each with its own load generator, over the same window.');
   lines.push('');
@@ -415,13 +582,16 @@ function markdown(result, rows) {
   lines.push('## Reproduce');
   lines.push('');
   lines.push('```');
-  lines.push('npm run bench                                   # this file');
-  lines.push('node benchmark/compare.js --runs=10 --clock=cpu benchmark/bench-parser.js len=8');
+  lines.push('npm run bench                                   # this file, on the system node');
+  lines.push('$(node scripts/dev/test-lines.js --print 24) benchmark/run.js   # on another line (22, 24, 26)');
+  lines.push('node benchmark/compare.js --runs=10 --clock=both benchmark/bench-parser.js len=8 vary=0,1');
+  lines.push('node benchmark/paired.js vary=1 frags=1,3 [kind=response]  # distinct corpus, steady state');
   lines.push('node benchmark/bench-parser.js --parser=builtin  # Node\'s format, one process per config');
+  lines.push('node benchmark/corpus.js --check                 # the corpus, parsed by the built-in');
   lines.push('node benchmark/server.js --rounds=8 --duration=5');
   lines.push('node benchmark/raw-llhttp.js len=8');
   lines.push('node benchmark/headers.js');
-  lines.push('node benchmark/instructions.js len=8               # callgrind, needs valgrind');
+  lines.push('node benchmark/instructions.js len=8 vary=0,1       # callgrind, needs valgrind');
   lines.push('```');
   lines.push('');
   return lines.join('\n');
@@ -433,9 +603,12 @@ const runOrLoad = options['from-json'] ?
 
 runOrLoad().then((result) => {
   const rows = summaryRows(result);
+  console.log(`Repeated vs distinct messages, Node ${result.machine.node} (napi/builtin; the distinct column is real traffic):\n`);
+  console.log(sideText(sideBySide(result)));
+  console.log('\nEvery figure:\n');
   console.log(textTable(rows));
-  console.log(`\n(${Math.round(result.elapsedSeconds)} s; ${CLOCK} clock; medians of interleaved fresh-process runs; ` +
-              "CI: Welch, of mean ratio; * p<0.05 ** p<0.01 *** p<0.001)");
+  console.log(`\n(${Math.round(result.elapsedSeconds)} s; fresh: medians of interleaved fresh-process runs, CI: Welch, of mean ratio, ` +
+              `* p<0.05 ** p<0.01 *** p<0.001; steady: paired.js, ${result.settings.CLOCK} clock, geometric mean and 95% CI)`);
   if (result.headers && !result.headers.error) {
     console.log('\nheaders.js (9 headers): ' + result.headers.variants
       .map((v) => `${v.variant} ${fmtInt(v.median)} ops/s (${fmtRatio(v.ratio)})`).join(', '));
@@ -443,10 +616,19 @@ runOrLoad().then((result) => {
   }
   if (result.instructions) console.log('\n' + describeInstructions(result.instructions));
   fs.mkdirSync(OUT, { recursive: true });
-  fs.writeFileSync(path.join(OUT, 'latest.md'), markdown(result, rows));
-  fs.writeFileSync(path.join(OUT, 'ratios.svg'), renderSvg(rows.map((r) => r.chart).filter(Boolean), result.machine));
-  if (!options['from-json']) fs.writeFileSync(path.join(OUT, 'latest.json'), JSON.stringify(result, null, 2));
-  console.log(`written: ${path.relative(process.cwd(), path.join(OUT, 'latest.md'))}, ratios.svg, latest.json`);
+  const md = markdown(result, rows);
+  const line = `node${String(result.machine.node).replace(/^v/, '').split('.')[0]}`;
+  fs.writeFileSync(path.join(OUT, 'latest.md'), md);
+  fs.writeFileSync(path.join(OUT, `latest-${line}.md`), md.replace('](ratios.svg)', `](ratios-${line}.svg)`));
+  const svg = renderSvg(rows.map((r) => r.chart).filter(Boolean), result.machine);
+  fs.writeFileSync(path.join(OUT, 'ratios.svg'), svg);
+  fs.writeFileSync(path.join(OUT, `ratios-${line}.svg`), svg);
+  if (!options['from-json']) {
+    fs.writeFileSync(path.join(OUT, 'latest.json'), JSON.stringify(result, null, 2));
+    fs.writeFileSync(path.join(OUT, `latest-${line}.json`), JSON.stringify(result, null, 2));
+  }
+  console.log(`written: ${path.relative(process.cwd(), path.join(OUT, 'latest.md'))}, ratios.svg, latest.json ` +
+              `(and latest-${line}.md, ratios-${line}.svg, latest-${line}.json)`);
   if (result.warning) console.log(`WARNING: ${result.warning}`);
 }).catch((err) => {
   clearProgress();
