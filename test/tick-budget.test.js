@@ -8,8 +8,8 @@
 // time, so every cycle is the same.
 //
 // Node 20 and 22's built-in: 10 nextTicks and 9 emits per request. With
-// install() (lib/incoming.js's wrappers): 5 and 8 (README, "IncomingMessage
-// fast paths", lists what each remaining tick is). The issue asked for at
+// install() (lib/incoming.js's wrappers): 5 and 8 (docs/node-http.md,
+// "IncomingMessage fast paths", lists what each remaining tick is). The issue asked for at
 // most 6; the budget is what is reached.
 // Node 24 (24.22) and later: Node's own IncomingMessage takes those fast
 // paths (measured, test/support/line-behaviour.js), the

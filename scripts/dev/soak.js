@@ -3,9 +3,9 @@
 // llhttp-napi through install(), in a child process, on loopback only.
 //
 //   node scripts/dev/soak.js [--requests N] [--connections N] [--churn N]
-//                        [--keepalive-connections N] [--parser ours|builtin]
-//                        [--only keepalive|connections] [--semi-space MB]
-//                        [--timeout S] [--json]
+//                            [--keepalive-connections N] [--parser ours|builtin]
+//                            [--only keepalive|connections] [--semi-space MB]
+//                            [--timeout S] [--json]
 //
 // Phase 1, keep-alive: N requests (default 1,000,000) with autocannon, in
 //   ten batches over keep-alive connections (--keepalive-connections, 100).

@@ -3,7 +3,7 @@
 // AddressSanitizer + UndefinedBehaviorSanitizer build of the addon.
 //
 //   node scripts/dev/test-asan.js [--build-dir DIR] [--no-build] [--no-core]
-//                             [--keep-logs] [test/x.test.js ...]
+//                                 [--keep-logs] [test/x.test.js ...]
 //
 // 1. Builds the addon with LLHTTP_NAPI_SANITIZE=1 (see binding.gyp) in a tree
 //    of its own (DIR, by default in the system's temp directory: binding.gyp
