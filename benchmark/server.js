@@ -23,6 +23,10 @@
 //        [--rounds=9] [--duration=3] [--warmup=1.5] [--connections=50] [--seed=1]
 //        [--loader=autocannon|wrk] (default: wrk when installed, else autocannon)
 //        [--count-duration=2] [--no-count] [--json=FILE]
+//        [--package=DIR]     (the llhttp-napi the napi server requires, default this clone; e.g. a
+//                            snapshot: git archive HEAD | tar -x -C DIR, git rev-parse HEAD > DIR/REVISION,
+//                            npm run build there, so that edits and rebuilds in the clone do not
+//                            change what a long run measures)
 //        [--cpu-prof[=DIR]] [--cpu-prof-parser=builtin|napi] (V8 CPU profile of each
 //                            server child, 100 µs sampling, named <workload>-<parser>-<round>)
 //
@@ -42,13 +46,13 @@ const PARSERS = ['builtin', 'napi'];
 
 // ---------------------------------------------------------------- child ----
 
-function child({ parser, workload, count }) {
+function child({ parser, workload, count, pkg = ROOT }) {
   const send = (msg) => process.send(msg);
   let ours = null;
   if (parser === 'napi') {
     let mod;
     try {
-      mod = require(ROOT);
+      mod = require(pkg);
     } catch (err) {
       send({ type: 'unavailable', reason: `the addon does not load: ${err.message}` });
       return;
@@ -160,6 +164,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // A child process with typed IPC replies.
 function ipcChild(argv, label) {
   const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  proc.on('error', () => {}); // a send on a closed channel; the exit handler reports the child's end
   const waiters = [];
   const early = [];
   proc.on('message', (msg) => {
@@ -187,19 +192,16 @@ function ipcChild(argv, label) {
         if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
         const timer = setTimeout(() => proc.kill('SIGKILL'), 2000);
         proc.once('exit', () => { clearTimeout(timer); resolve(); });
-        try {
-          proc.send({ type: 'exit' });
-        } catch {
-          proc.kill('SIGKILL');
-        }
+        if (proc.connected) proc.send({ type: 'exit' });
+        else proc.kill('SIGKILL');
       });
     },
   };
 }
 
-function startServer(parser, workload, { count = false, nodeFlags = [] } = {}) {
+function startServer(parser, workload, { count = false, nodeFlags = [], pkg = ROOT } = {}) {
   const argv = pinned(SERVER_CPU, [process.execPath, ...nodeFlags, __filename, '--child',
-    `--parser=${parser}`, `--workload=${workload}`]);
+    `--parser=${parser}`, `--workload=${workload}`, `--package=${pkg}`]);
   if (count) argv.push('--count');
   const child = ipcChild(argv, `server (${parser})`);
   const byType = (type) => (msg) => msg.type === type || msg.type === 'unavailable';
@@ -315,11 +317,11 @@ function wrkLoader() {
 
 // Both servers at once, one window: CPU µs per request for each.
 async function pairedRound({ workload, loader, round, warmup, duration, connections, seed, count = false,
-  nodeFlagsFor = () => [] }) {
+  nodeFlagsFor = () => [], pkg }) {
   // Alternate which server starts (and is loaded) first.
   const order = round % 2 === 0 ? PARSERS : [...PARSERS].reverse();
   const servers = {};
-  for (const p of order) servers[p] = startServer(p, workload, { count, nodeFlags: nodeFlagsFor(p, round) });
+  for (const p of order) servers[p] = startServer(p, workload, { count, nodeFlags: nodeFlagsFor(p, round), pkg });
   try {
     const hello = {};
     for (const p of order) hello[p] = await servers[p].listening;
@@ -432,14 +434,20 @@ function ratioStats(ratios) {
 // What was measured: revision, uncommitted changes under lib/ src/, digests
 // of lib/*.js and of the addon binary (the tree is shared; the addon may be
 // rebuilt mid-run), the node binary.
-function identity() {
-  const out = { node: process.version, llhttp: process.versions.llhttp, execPath: process.execPath,
+function identity(pkg = ROOT) {
+  const out = { node: process.version, llhttp: process.versions.llhttp, execPath: process.execPath, package: pkg,
     revision: null, dirty: null, lib: null, addon: null };
   try {
-    const git = (args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    out.revision = git(['rev-parse', '--short=10', 'HEAD']);
-    out.dirty = git(['status', '--porcelain', '--', 'lib', 'src', 'binding.gyp']).split('\n').filter(Boolean);
-  } catch {}
+    // A snapshot made with `git archive <rev> | tar -x` carries its revision in a REVISION file.
+    out.revision = fs.readFileSync(path.join(pkg, 'REVISION'), 'utf8').trim();
+    out.dirty = [];
+  } catch {
+    try {
+      const git = (args) => execFileSync('git', args, { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      out.revision = git(['rev-parse', '--short=10', 'HEAD']);
+      out.dirty = git(['status', '--porcelain', '--', 'lib', 'src', 'binding.gyp']).split('\n').filter(Boolean);
+    } catch {}
+  }
   const digest = (files) => {
     const hash = crypto.createHash('sha1');
     for (const f of files) {
@@ -451,15 +459,16 @@ function identity() {
     }
     return hash.digest('hex').slice(0, 10);
   };
-  const libDir = path.join(ROOT, 'lib');
+  const libDir = path.join(pkg, 'lib');
   out.lib = digest(fs.readdirSync(libDir).filter((f) => f.endsWith('.js')).sort().map((f) => path.join(libDir, f)));
-  out.addon = digest([path.join(ROOT, 'build', 'Release', 'llhttp_napi.node')]);
+  out.addon = digest([path.join(pkg, 'build', 'Release', 'llhttp_napi.node')]);
   return out;
 }
 
 async function e2e({ workloads: names = workloads.NAMES, rounds = 9, duration = 3, warmup = 1.5, connections = 50,
   seed = 1, loader: wanted, countDuration = 2, count = true, cpuProf = null, cpuProfParser = null,
-  onProgress = () => {} } = {}) {
+  pkg = ROOT, onProgress = () => {} } = {}) {
+  pkg = path.resolve(pkg);
   for (const name of names) {
     if (!workloads.NAMES.includes(name)) throw new Error(`unknown workload "${name}" (one of ${workloads.NAMES.join(', ')})`);
   }
@@ -469,7 +478,7 @@ async function e2e({ workloads: names = workloads.NAMES, rounds = 9, duration = 
     pinned: Boolean(TASKSET && CPUS > 1),
     settings: { rounds, duration, warmup, connections, seed, countDuration, count },
     started: new Date().toISOString(),
-    identity: identity(),
+    identity: identity(pkg),
     loadavg: [os.loadavg()[0]],
     workloads: {},
     unavailable: null,
@@ -498,7 +507,7 @@ async function e2e({ workloads: names = workloads.NAMES, rounds = 9, duration = 
       result.workloads[workload] = w;
       for (let i = 0; i < rounds && !result.unavailable; i++) {
         onProgress({ step: step++, steps, what: `${workload}: paired round ${i + 1}/${rounds}` });
-        const r = await pairedRound({ workload, loader, round: i, warmup, duration, connections, seed,
+        const r = await pairedRound({ workload, loader, round: i, warmup, duration, connections, seed, pkg,
           nodeFlagsFor: nodeFlagsFor(workload) });
         if (r.unavailable) result.unavailable = r.unavailable;
         else w.rounds.push(r);
@@ -506,7 +515,7 @@ async function e2e({ workloads: names = workloads.NAMES, rounds = 9, duration = 
       if (count && !result.unavailable) {
         onProgress({ step: step++, steps, what: `${workload}: tick/emit count` });
         w.counts = await pairedRound({ workload, loader, round: 0, warmup: Math.min(warmup, 1), duration: countDuration,
-          connections, seed, count: true });
+          connections, seed, pkg, count: true });
       }
       const ratios = w.rounds.map((r) => r.ratio).filter(Number.isFinite);
       if (ratios.length) {
@@ -518,7 +527,7 @@ async function e2e({ workloads: names = workloads.NAMES, rounds = 9, duration = 
     await loader.close();
   }
   result.loadavg.push(os.loadavg()[0]);
-  const end = identity();
+  const end = identity(pkg);
   if (end.addon !== result.identity.addon || end.lib !== result.identity.lib) {
     result.warning = `lib/ or the addon changed during the run (lib ${result.identity.lib} → ${end.lib}, ` +
       `addon ${result.identity.addon} → ${end.addon}): the figures mix code versions; run again`;
@@ -558,6 +567,7 @@ function describe(result) {
   const lines = [];
   const id = result.identity || {};
   lines.push(`node ${id.node} (llhttp ${id.llhttp}); llhttp-napi at ${id.revision}` +
+    (id.package && id.package !== ROOT ? ` (${id.package})` : '') +
     (id.dirty && id.dirty.length ? ` + ${id.dirty.length} uncommitted file(s) in lib/src (${id.dirty.map((l) => l.slice(3)).join(', ')})` : '') +
     `; lib ${id.lib}, addon ${id.addon}`);
   lines.push(`load: ${result.loader}, ${result.settings.connections} keep-alive connections per server; ` +
@@ -629,7 +639,8 @@ module.exports = { e2e, describe, summary, medianInterval, ratioStats };
 if (require.main === module) {
   const { options } = common.parseArgs();
   if (options.child) {
-    child({ parser: options.parser, workload: options.workload || 'hello', count: Boolean(options.count) });
+    child({ parser: options.parser, workload: options.workload || 'hello', count: Boolean(options.count),
+      pkg: options.package || ROOT });
   } else {
     const tty = process.stderr.isTTY;
     const list = (options.workload || options.workloads || 'all') === 'all' ? workloads.NAMES :
@@ -647,6 +658,7 @@ if (require.main === module) {
       cpuProf: options['cpu-prof'] ?
         path.resolve(options['cpu-prof'] === true ? path.join(__dirname, 'results', 'prof') : options['cpu-prof']) : null,
       cpuProfParser: options['cpu-prof-parser'] || null,
+      pkg: options.package || ROOT,
       onProgress: ({ step, steps, what }) => {
         const text = `server.js: ${what} (${step + 1}/${steps})`;
         process.stderr.write(tty ? `\r\x1b[K${text}` : text + '\n');
