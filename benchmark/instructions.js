@@ -1,17 +1,21 @@
 'use strict';
 // Deterministic cost per message: instructions per execute()+initialize()
 // counted with valgrind's callgrind, for the built-in, llhttp-napi and raw
-// llhttp in C, on the bench-parser.js request. Each is run twice with
-// different n; the difference divided by the difference of n is the steady
-// state per message (start-up, module loading and JIT warm-up cancel out).
-// Per function counts are grouped into where the time goes.
+// llhttp in C, on the repeated bench-parser.js request (vary=0) and on the
+// corpus of 1000 distinct realistic requests (vary=1, benchmark/corpus.js).
+// Each is run twice with different n; the difference divided by the
+// difference of n is the steady state per message (start-up, module loading,
+// corpus generation and JIT warm-up cancel out; n2 - n1 is a multiple of the
+// corpus size, so every corpus message counts the same). Per function counts
+// are grouped into where the time goes.
 //
-//   node benchmark/instructions.js [len=8] [frags=4] [--n1=20000] [--n2=60000] [--top=12] [--json=FILE]
+//   node benchmark/instructions.js [len=8] [frags=4] [vary=0,1] [--n1=20000] [--n2=60000] [--top=12] [--json=FILE]
 //
 // With frags=F it measures bench-parser-fragmented.js (and raw llhttp fed the
-// same F pieces) instead of bench-parser.js.
+// same F pieces) instead of bench-parser.js. Raw llhttp is measured on the
+// repeated request only.
 //
-// Needs valgrind (apt-get install valgrind). Takes about a minute. Under
+// Needs valgrind (apt-get install valgrind). Takes a few minutes. Under
 // valgrind the threads run one at a time, so TurboFan's background compiles
 // finish late: with fewer messages (fragmented runs on a busy machine) the
 // first run can end before our code is optimised, and the figure is then
@@ -99,62 +103,102 @@ function summarise(costs, top) {
   };
 }
 
-async function instructions({ len = 8, frags = 1, n1 = 20000, n2 = 60000, top = 12, onProgress = () => {} } = {}) {
-  try {
-    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
-  } catch {
-    return { error: 'valgrind is not installed (apt-get install valgrind)' };
+const CORPUS_COUNT = 1000;
+
+// One workload (vary 0 or 1): { vary, parsers: { builtin, napi, raw? }, builtinOverNapi, rawOverNapi }.
+async function measureWorkload({ dir, len, frags, vary, n1, n2, top, onProgress }) {
+  const bench = path.join(__dirname, frags > 1 ? 'bench-parser-fragmented.js' : 'bench-parser.js');
+  const extra = frags > 1 ? [`frags=${frags}`] : [];
+  extra.push(`vary=${vary}`);
+  if (vary === 1) extra.push(`count=${CORPUS_COUNT}`);
+  const what = vary === 1 ? 'distinct' : 'repeated';
+  const out = { vary, parsers: {} };
+  for (const parser of ['builtin', 'napi']) {
+    onProgress(`callgrind ${parser}, ${what} (n=${n1} and n=${n2})`);
+    const files = [n1, n2].map((n) => path.join(dir, `${parser}.${vary}.${n}.out`));
+    await Promise.all([n1, n2].map((n, i) =>
+      run([process.execPath, bench, `--parser=${parser}`, `len=${len}`, ...extra, `n=${n}`], files[i])));
+    out.parsers[parser] = summarise(perOp(selfCosts(files[0]), selfCosts(files[1]), n2 - n1), top);
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-cg-'));
-  const result = { len, frags, n1, n2, parsers: {} };
-  try {
-    const bench = path.join(__dirname, frags > 1 ? 'bench-parser-fragmented.js' : 'bench-parser.js');
-    const extra = frags > 1 ? [`frags=${frags}`] : [];
-    for (const parser of ['builtin', 'napi']) {
-      onProgress(`callgrind ${parser} (n=${n1} and n=${n2})`);
-      const files = [n1, n2].map((n) => path.join(dir, `${parser}.${n}.out`));
-      await Promise.all([n1, n2].map((n, i) =>
-        run([process.execPath, bench, `--parser=${parser}`, `len=${len}`, ...extra, `n=${n}`], files[i])));
-      result.parsers[parser] = summarise(perOp(selfCosts(files[0]), selfCosts(files[1]), n2 - n1), top);
+  let binary = null;
+  if (vary === 0) {
+    try {
+      binary = build();
+    } catch (err) {
+      out.rawError = `raw-llhttp does not build: ${String(err.message).split('\n')[0]}`;
     }
+  }
+  if (binary) {
     onProgress('callgrind raw llhttp (C)');
-    const binary = build();
     const req = path.join(dir, `req${len}.http`);
     fs.writeFileSync(req, common.benchRequest(len));
     const rn1 = n1 * 2, rn2 = n2 * 2;
     const rawFiles = [rn1, rn2].map((n) => path.join(dir, `raw.${n}.out`));
     await Promise.all([rn1, rn2].map((n, i) => run([binary, req, String(n), '1', 'raw', String(frags)], rawFiles[i])));
-    result.parsers.raw = summarise(perOp(selfCosts(rawFiles[0]), selfCosts(rawFiles[1]), rn2 - rn1), top);
+    out.parsers.raw = summarise(perOp(selfCosts(rawFiles[0]), selfCosts(rawFiles[1]), rn2 - rn1), top);
+  }
+  const p = out.parsers;
+  out.builtinOverNapi = p.builtin.total / p.napi.total;
+  out.rawOverNapi = p.raw ? p.raw.total / p.napi.total : null;
+  return out;
+}
+
+async function instructions({ len = 8, frags = 1, vary = [0, 1], n1 = 20000, n2 = 60000, top = 12, onProgress = () => {} } = {}) {
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+  } catch {
+    return { error: 'valgrind is not installed (apt-get install valgrind)' };
+  }
+  const varies = [].concat(vary).map(Number);
+  if (varies.includes(1) && (n2 - n1) % CORPUS_COUNT !== 0) {
+    throw new Error(`n2 - n1 must be a multiple of the corpus size (${CORPUS_COUNT}) for vary=1`);
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-cg-'));
+  const result = { len, frags, n1, n2, count: CORPUS_COUNT, workloads: [] };
+  try {
+    for (const v of varies) {
+      result.workloads.push(await measureWorkload({ dir, len, frags, vary: v, n1, n2, top, onProgress }));
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  const p = result.parsers;
-  result.builtinOverNapi = p.builtin.total / p.napi.total;
-  result.rawOverNapi = p.raw.total / p.napi.total;
   return result;
 }
 
 function describe(result) {
   if (result.error) return `instructions: ${result.error}`;
-  const p = result.parsers;
+  // Results saved before vary existed: one repeated workload at the top level.
+  const workloads = result.workloads || [{ vary: 0, parsers: result.parsers, builtinOverNapi: result.builtinOverNapi,
+    rawOverNapi: result.rawOverNapi }];
   const lines = [];
   const n = (x) => common.formatRate(Math.round(x));
-  const what = result.frags > 1 ? `bench-parser-fragmented len=${result.len} frags=${result.frags}` :
-    `bench-parser len=${result.len}`;
+  const name = (w) => (w.vary === 1 ? `distinct (corpus of ${result.count || CORPUS_COUNT})` : `repeated (len=${result.len})`);
+  const what = result.frags > 1 ? `bench-parser-fragmented frags=${result.frags}` : 'bench-parser';
   lines.push(`instructions per message (execute() calls + initialize()), ${what} (callgrind, ` +
              `difference of n=${result.n1} and n=${result.n2}):`);
-  lines.push(`  builtin ${n(p.builtin.total)}   napi ${n(p.napi.total)}   raw llhttp C ${n(p.raw.total)}`);
-  lines.push(`  builtin/napi ${result.builtinOverNapi.toFixed(2)}× (the speed-up if time followed instructions)   ` +
-             `raw/napi ${result.rawOverNapi.toFixed(2)}`);
-  for (const parser of ['napi', 'builtin']) {
-    lines.push('');
-    lines.push(`  ${parser}: where the ${n(p[parser].total)} instructions go`);
-    for (const b of p[parser].buckets) {
-      if (Math.abs(b.instructions) < 1) continue;
-      lines.push(`    ${n(b.instructions).padStart(7)}  ${(100 * b.instructions / p[parser].total).toFixed(1).padStart(5)}%  ${b.name}`);
+  for (const w of workloads) if (w.rawError) lines.push(`  (${w.rawError})`);
+  const head = ['', ...workloads.map(name)];
+  const rows = [
+    ['builtin', ...workloads.map((w) => n(w.parsers.builtin.total))],
+    ['napi', ...workloads.map((w) => n(w.parsers.napi.total))],
+    ['raw llhttp C', ...workloads.map((w) => (w.parsers.raw ? n(w.parsers.raw.total) : '—'))],
+    ['builtin/napi (speed-up if time followed instructions)', ...workloads.map((w) => `${w.builtinOverNapi.toFixed(2)}×`)],
+    ['raw/napi', ...workloads.map((w) => (w.rawOverNapi === null ? '—' : w.rawOverNapi.toFixed(2)))],
+  ];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const r of [head, ...rows]) lines.push('  ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('   '));
+  for (const w of workloads) {
+    const p = w.parsers;
+    for (const parser of ['napi', 'builtin']) {
+      lines.push('');
+      lines.push(`  ${parser}, ${name(w)}: where the ${n(p[parser].total)} instructions go`);
+      for (const b of p[parser].buckets) {
+        if (Math.abs(b.instructions) < 1) continue;
+        lines.push(`    ${n(b.instructions).padStart(7)}  ${(100 * b.instructions / p[parser].total).toFixed(1).padStart(5)}%  ${b.name}`);
+      }
+      lines.push('    top functions:');
+      for (const t of p[parser].top) lines.push(`    ${n(t.instructions).padStart(7)}  ${t.fn}`);
     }
-    lines.push('    top functions:');
-    for (const t of p[parser].top) lines.push(`    ${n(t.instructions).padStart(7)}  ${t.fn}`);
   }
   return lines.join('\n');
 }
@@ -167,6 +211,7 @@ if (require.main === module) {
   instructions({
     len: Number((overrides.len || [8])[0]),
     frags: Number((overrides.frags || [1])[0]),
+    vary: (overrides.vary || [0, 1]).map(Number),
     n1: Number(options.n1 || 20000),
     n2: Number(options.n2 || 60000),
     top: Number(options.top || 12),
