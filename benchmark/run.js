@@ -1,6 +1,6 @@
 'use strict';
 // `npm run bench`: the quick default suite, against the built-in parser in
-// the same run, about 5 minutes on 2 cores. Every parser figure is given for
+// the same run, 3-5 minutes on 2 cores. Every parser figure is given for
 // the repeated message of Node's benchmarks (vary=0) and for a corpus of
 // 1000 distinct realistic requests (vary=1, benchmark/corpus.js) side by side:
 //
@@ -25,8 +25,8 @@
 // benchmark/results/latest.md, ratios.svg and latest.json, plus copies named
 // after the line (latest-node24.md, latest-node24.json).
 //
-//   node benchmark/run.js [--runs=5] [--frag-runs=4] [--rounds=4] [--paired-rounds=3] [--duration=2]
-//        [--clock=cpu|wall] [--batches=30] [--no-paired] [--no-e2e] [--no-c] [--no-distinct] [--headers]
+//   node benchmark/run.js [--runs=8] [--frag-runs=4] [--rounds=4] [--paired-rounds=3] [--duration=2]
+//        [--clock=cpu|wall] [--batches=40] [--no-paired] [--no-e2e] [--no-c] [--no-distinct] [--headers]
 //        [--instructions] [--out=benchmark/results] [--from-json=benchmark/results/latest.json]
 //
 // Another line: $(node scripts/dev/test-lines.js --print 24) benchmark/run.js
@@ -57,7 +57,7 @@ const TARGETS = {
 };
 
 const { options } = common.parseArgs();
-const RUNS = Number(options.runs || 5);
+const RUNS = Number(options.runs || 8);
 const FRAG_RUNS = Number(options['frag-runs'] || 4);
 // CPU time by default: on a shared machine wall time mostly measures the
 // other processes; --clock=wall measures as Node's benchmarks do.
@@ -65,7 +65,7 @@ const CLOCK = options.clock || 'cpu';
 const ROUNDS = Number(options.rounds || 4);
 const PAIRED_ROUNDS = Number(options['paired-rounds'] || 3);
 const DURATION = Number(options.duration || 2);
-const BATCHES = Number(options.batches || 30);
+const BATCHES = Number(options.batches || 40);
 const DISTINCT = !options['no-distinct'];
 const OUT = path.resolve(options.out || path.join(__dirname, 'results'));
 
@@ -440,7 +440,7 @@ function summaryRows(result) {
     }
   } else if (raw) {
     rows.push({ figure: 'raw llhttp C, len 8', unit: 'ops/s', builtin: '', napi: '—', ratio: '', ci: '', p: '',
-      stars: '', target: `≥ ${TARGETS.rawFraction}`, verdict: `error: ${raw.error}` });
+      stars: '', target: `≥ ${TARGETS.rawFraction}`, verdict: `error: ${raw.error.slice(0, 60)}${raw.error.length > 60 ? '…' : ''}` });
   }
   return rows;
 }
