@@ -325,12 +325,12 @@ function sideBySide(result) {
     const rep = frags === 3 ? null : pairedRow(result, { len: 8, frags });
     const dist = pairedRow(result, { frags, vary: 1 });
     const checks = [];
-    if (dist) checks.push(dist.geoMean >= T.distinct);
-    if (frags > 1 && rep) checks.push(rep.geoMean >= T.fragmentedSteady);
+    if (dist) checks.push(`distinct ${verdict(dist.geoMean >= T.distinct)}`);
+    if (frags > 1 && rep) checks.push(`repeated ${verdict(rep.geoMean >= T.fragmentedSteady)}`);
     rows.push({ figure: `steady state, ${frags === 1 ? 'whole' : `${frags} pieces`}`, repeated: pairedCell(rep),
       distinct: pairedCell(dist),
       target: `distinct ≥ ${T.distinct.toFixed(1)}×` + (frags > 1 && frags !== 3 ? `, repeated ≥ ${T.fragmentedSteady.toFixed(1)}×` : ''),
-      verdict: checks.length ? verdict(checks.every(Boolean)) : '' });
+      verdict: checks.join(', ') });
   }
   for (const frags of [1, 4]) {
     const dist = pairedRow(result, { frags, vary: 1, kind: 'response' });
@@ -475,7 +475,7 @@ function sideMarkdown(rows) {
   const esc = (s) => String(s).replace(/\|/g, '\\|');
   const out = [`| ${SIDE_COLUMNS.map((c) => c[1]).join(' | ')} |`, '|---|--:|--:|---|---|'];
   for (const r of rows) {
-    out.push(`| ${SIDE_COLUMNS.map(([key]) => esc(/^MISS/.test(cell(r, key)) ? `**${cell(r, key)}**` : cell(r, key))).join(' | ')} |`);
+    out.push(`| ${SIDE_COLUMNS.map(([key]) => esc(cell(r, key).replace(/MISS(?: \([^)]*\))?/g, '**$&**'))).join(' | ')} |`);
   }
   return out.join('\n');
 }
