@@ -28,7 +28,12 @@
 //                            npm run build there, so that edits and rebuilds in the clone do not
 //                            change what a long run measures)
 //        [--cpu-prof[=DIR]] [--cpu-prof-parser=builtin|napi] (V8 CPU profile of each
-//                            server child, 100 µs sampling, named <workload>-<parser>-<round>)
+//                            server child, 100 µs sampling, named <workload>-<parser>-<round>;
+//                            node benchmark/server-profile.js RUN.json compares them per request)
+//        [--perf[=DIR]]      (perf record -e cpu-clock on both servers over each window, JIT named
+//                            with --perf-basic-prof: on-CPU µs/request by read-path category and
+//                            by symbol, see server-profile.js; use few, long rounds)
+//        [--server-flags=--trace-gc,...]  (node flags of the server children)
 //
 // One workload with the defaults takes about 45-50 s.
 
@@ -40,6 +45,7 @@ const { spawn, execFileSync } = require('node:child_process');
 const common = require('./common');
 const stats = require('./stats');
 const workloads = require('./server-workloads');
+const profile = require('./server-profile');
 
 const ROOT = common.ROOT;
 const PARSERS = ['builtin', 'napi'];
@@ -91,6 +97,7 @@ function child({ parser, workload, count, pkg = ROOT }) {
   const http = require('node:http');
   const handle = workloads.handler(workload, tally);
   let parserSeen = null;
+  let windowStart = process.hrtime.bigint();
   const server = http.createServer((req, res) => {
     if (parserSeen === null) {
       const p = req.socket.parser;
@@ -108,10 +115,13 @@ function child({ parser, workload, count, pkg = ROOT }) {
       emits = 0;
       tickNames = new Map();
       emitNames = new Map();
+      windowStart = process.hrtime.bigint();
       send({ type: 'reset' });
     } else if (msg.type === 'report') {
       // Read the counters before sending: sending itself emits and ticks.
-      send({ type: 'report', requests: tally.requests, chunks: tally.chunks, bytes: tally.bytes, ticks, emits,
+      // The window in µs of the monotonic clock, the clock of V8's CPU profiles (see server-profile.js).
+      const window = [Number(windowStart / 1000n), Number(process.hrtime.bigint() / 1000n)];
+      send({ type: 'report', requests: tally.requests, chunks: tally.chunks, bytes: tally.bytes, ticks, emits, window,
         parser: parserSeen, tickNames: Object.fromEntries(tickNames), emitNames: Object.fromEntries(emitNames) });
     } else if (msg.type === 'exit') {
       process.exit(0);
@@ -317,7 +327,7 @@ function wrkLoader() {
 
 // Both servers at once, one window: CPU µs per request for each.
 async function pairedRound({ workload, loader, round, warmup, duration, connections, seed, count = false,
-  nodeFlagsFor = () => [], pkg }) {
+  nodeFlagsFor = () => [], pkg, perfDir = null }) {
   // Alternate which server starts (and is loaded) first.
   const order = round % 2 === 0 ? PARSERS : [...PARSERS].reverse();
   const servers = {};
@@ -336,6 +346,8 @@ async function pairedRound({ workload, loader, round, warmup, duration, connecti
       cpu0[p] = cpuSeconds(servers[p].proc.pid);
       t0[p] = process.hrtime.bigint();
     }
+    const recording = perfDir ? profile.perfRecord(order.map((p) => servers[p].proc.pid), duration,
+      path.join(perfDir, `${workload}-${round}.perf.data`)) : null;
     await sleep(duration * 1000);
     const out = { order };
     for (const p of order) {
@@ -344,7 +356,7 @@ async function pairedRound({ workload, loader, round, warmup, duration, connecti
       const wall = Number(process.hrtime.bigint() - t0[p]) / 1e9;
       const n = report.requests;
       out[p] = {
-        requests: n, cpuSeconds: cpu, wallSeconds: wall, parserSeen: report.parser,
+        requests: n, cpuSeconds: cpu, wallSeconds: wall, parserSeen: report.parser, window: report.window,
         cpuUsPerRequest: n ? (cpu * 1e6) / n : NaN,
         requestsPerSecond: n / wall,
         chunksPerRequest: n ? report.chunks / n : 0,
@@ -363,6 +375,15 @@ async function pairedRound({ workload, loader, round, warmup, duration, connecti
         `errors=${l.errors || 0} non2xx=${l.non2xx || 0} timeouts=${l.timeouts || 0}` : null);
     }
     out.ratio = out.napi.cpuUsPerRequest / out.builtin.cpuUsPerRequest;
+    if (recording) {
+      // perf records `duration` seconds from just after the reset: requests at the window's rate.
+      const rec = await recording;
+      out.perf = { recording: rec, servers: {} };
+      for (const p of order) {
+        out.perf.servers[p] = { pid: servers[p].proc.pid, requests: out[p].requestsPerSecond * rec.seconds };
+      }
+      out.perf.report = profile.perfReport(rec, out.perf.servers);
+    }
     return out;
   } finally {
     await Promise.all(Object.values(servers).map((s) => s.stop()));
@@ -467,8 +488,13 @@ function identity(pkg = ROOT) {
 
 async function e2e({ workloads: names = workloads.NAMES, rounds = 9, duration = 3, warmup = 1.5, connections = 50,
   seed = 1, loader: wanted, countDuration = 2, count = true, cpuProf = null, cpuProfParser = null,
-  pkg = ROOT, onProgress = () => {} } = {}) {
+  pkg = ROOT, serverFlags = [], perf = null, onProgress = () => {} } = {}) {
   pkg = path.resolve(pkg);
+  if (perf) {
+    if (!profile.havePerf()) throw new Error('--perf needs perf (apt-get install linux-perf)');
+    fs.mkdirSync(perf, { recursive: true });
+    serverFlags = [...serverFlags, '--perf-basic-prof'];
+  }
   for (const name of names) {
     if (!workloads.NAMES.includes(name)) throw new Error(`unknown workload "${name}" (one of ${workloads.NAMES.join(', ')})`);
   }
@@ -484,8 +510,8 @@ async function e2e({ workloads: names = workloads.NAMES, rounds = 9, duration = 
     unavailable: null,
   };
   const nodeFlagsFor = (workload) => (parser, round) => {
-    if (!cpuProf || (cpuProfParser && parser !== cpuProfParser)) return [];
-    return ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${cpuProf}`,
+    if (!cpuProf || (cpuProfParser && parser !== cpuProfParser)) return serverFlags;
+    return [...serverFlags, '--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${cpuProf}`,
       `--cpu-prof-name=${workload}-${parser}-${round}.cpuprofile`];
   };
   const loader = loaderName === 'wrk' ? wrkLoader() : autocannonLoader();
@@ -508,7 +534,7 @@ async function e2e({ workloads: names = workloads.NAMES, rounds = 9, duration = 
       for (let i = 0; i < rounds && !result.unavailable; i++) {
         onProgress({ step: step++, steps, what: `${workload}: paired round ${i + 1}/${rounds}` });
         const r = await pairedRound({ workload, loader, round: i, warmup, duration, connections, seed, pkg,
-          nodeFlagsFor: nodeFlagsFor(workload) });
+          nodeFlagsFor: nodeFlagsFor(workload), perfDir: perf });
         if (r.unavailable) result.unavailable = r.unavailable;
         else w.rounds.push(r);
       }
@@ -598,6 +624,11 @@ function describe(result) {
         `); geometric mean ${fmt(s.geoMean, 3)} (95% CI ${fmtCi(s.geoCi)}, p ${s.p === null ? '—' : s.p.toPrecision(2)}) ${s.stars}`);
       lines.push(`   CPU µs/request, medians: builtin ${fmt(s.builtin)}, napi ${fmt(s.napi)}`);
     }
+    w.rounds.forEach((r, i) => {
+      if (r.perf && r.perf.report) {
+        lines.push(`   round ${i + 1}, ${profile.perfTable(r.perf.report, 25).split('\n').join('\n   ')}`);
+      }
+    });
     const c = w.counts;
     if (c && !c.unavailable) {
       lines.push(`   per request: builtin ${fmt(c.builtin.ticksPerRequest, 2)} nextTicks, ${fmt(c.builtin.emitsPerRequest, 2)} emits; ` +
@@ -659,6 +690,8 @@ if (require.main === module) {
         path.resolve(options['cpu-prof'] === true ? path.join(__dirname, 'results', 'prof') : options['cpu-prof']) : null,
       cpuProfParser: options['cpu-prof-parser'] || null,
       pkg: options.package || ROOT,
+      serverFlags: options['server-flags'] ? String(options['server-flags']).split(',') : [],
+      perf: options.perf ? path.resolve(options.perf === true ? path.join(__dirname, 'results', 'perf') : options.perf) : null,
       onProgress: ({ step, steps, what }) => {
         const text = `server.js: ${what} (${step + 1}/${steps})`;
         process.stderr.write(tty ? `\r\x1b[K${text}` : text + '\n');

@@ -1,0 +1,271 @@
+'use strict';
+// Where the servers of benchmark/server.js spend their CPU, built-in against
+// llhttp-napi, per request, over each round's measured window:
+//
+// 1. perf (on-CPU samples of every thread, native code included: the
+//    built-in's C++ parser, our addon, libuv, malloc, GC, the kernel), from
+//    server.js --perf: `perf record -e cpu-clock` on both servers during the
+//    window, JIT frames named through --perf-basic-prof. Samples are grouped
+//    into categories that follow the read path (see CATEGORIES) and divided
+//    by the requests served in the window. The machine is a VM: kernel
+//    symbols are approximate, user-space ones are not.
+//
+//      node benchmark/server.js --workload=browser --rounds=1 --duration=12 --no-count --perf=/tmp/perf
+//      node benchmark/server-profile.js --perf /tmp/perf/run.json      (server.js prints it already)
+//
+// 2. V8 CPU profiles, from server.js --cpu-prof=DIR --json=DIR/run.json:
+//    JavaScript functions by self time, main thread only. V8 samples wall
+//    time (a preempted thread is charged to the function it was in), so
+//    shares of the busy samples are scaled to the process CPU per request.
+//
+//      node benchmark/server-profile.js DIR/run.json [--top=40]
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+const common = require('./common');
+
+// ----------------------------------------------------------------- perf ----
+
+// [label, test(dso, symbol)]: the first that matches. Order matters.
+const CATEGORIES = [
+  ['ours JS: header strings and arrays', (d, s) => /parser\.js/.test(s) &&
+    /_headerArray|_pairsFor|_headersComplete|_string|_text|_block|_plainArray|_notePairs|_endRecording/.test(s)],
+  ['read path JS: onStreamRead, push, socketOnData, timer refresh', (d, s) => /parser\.js/.test(s) && /consumedPush/.test(s)],
+  ['ours JS: execute, _replay, _deliver, state', (d, s) => /parser\.js/.test(s)],
+  ['ours native: core + binding (the addon)', (d) => /llhttp_napi.*\.node$/.test(d)],
+  ['N-API crossing', (d, s) => /^(v8impl|napi_)|CallFunctionTemplate|JSTypedArray::GetBuffer|CallApiCallback|FunctionCallbackWrapper|HandleApiCallHelper|Builtins_CallBoundFunction/.test(s)],
+  ['llhttp', (d, s) => /llhttp/.test(s)],
+  ['per-read ArrayBuffer: malloc/free, slab commit, sweep, fresh pages', (d, s) =>
+    /^(_int_malloc|malloc|_int_free|free|cfree|__libc_free|__libc_malloc|malloc_consolidate|unlink_chunk|sysmalloc)\b/.test(s) ||
+    /StreamReadSlab|BackingStore|JSArrayBuffer|ArrayBufferSweeper|ArrayBuffer::New|ArrayBufferExtension|clear_page|AllocateExternalBackingStore|NodeArrayBufferAllocator/.test(s)],
+  ['read path JS: onStreamRead, push, socketOnData, timer refresh', (d, s) =>
+    /onStreamRead|socketOnData|onParserExecute|CallJSOnreadMethod|'refresh |insertGuarded|FastBuffer/.test(s)],
+  ['ours JS: header strings and arrays', (d, s) => /latin1Slice|Builtins_StringSubstring|StringBytes/.test(s)],
+  ['built-in parser C++: strings, callbacks, ConnectionsList', (d, s) =>
+    /http_parser::|ConnectionsList|_Rb_tree|String::NewFromOneByte|NewRawOneByteString|NewStringFromOneByte|v8::Array::New|v8::Object::Get|v8::Object::Set|EscapableHandleScope|LookupIterator|v8::Function::Call|MakeCallback|InternalCallbackScope/.test(s)],
+  ['req.headers: _addHeaderLine, matchKnownFields', (d, s) => /matchKnownFields|_addHeaderLine|'get node:_http_incoming/.test(s)],
+  ['V8 ICs and string stubs (megamorphic, internalize, compare)', (d, s) =>
+    /IC_Megamorphic|StringTable|StringEqual|StringToLowerCase|FastAsciiConvert|SlowEquals/.test(s)],
+  ['async context', (d, s) => /async_context_frame|AsyncResource|runInAsyncScope|AsyncContext|async_hooks/.test(s)],
+  ['GC', (d, s) => /Scavenge|Heap::|MarkCompact|Sweeper|Evacuat|Remembered|Marking|ConcurrentMarking|NeedsResetDueToFlushedBytecode|SizeFromMap|IteratePointers|PointersUpdating|StringTableCleaner/.test(s)],
+  ['kernel: syscalls, TCP', (d) => d === '[kernel.kallsyms]'],
+  ['other: node:http, the app, V8', () => true],
+];
+
+function categoryOf(dso, sym) {
+  for (const [label, test] of CATEGORIES) if (test(dso, sym)) return label;
+  return 'other';
+}
+
+function havePerf() {
+  const r = spawnSync('perf', ['--version'], { encoding: 'utf8' });
+  return r.status === 0;
+}
+
+// Starts `perf record` on pids for `seconds`; resolves when it has written `file`.
+function perfRecord(pids, seconds, file, hz = 2000) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', String(hz), '-o', file, '-p', pids.join(','),
+      '--', 'sleep', String(seconds)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    proc.stderr.on('data', (d) => { err += d; });
+    proc.on('error', reject);
+    proc.on('close', (code) => (code === 0 ? resolve({ file, hz, seconds }) : reject(new Error(`perf record: ${err.trim()}`))));
+  });
+}
+
+// Samples by pid, dso and symbol.
+function perfSamples(file) {
+  const r = spawnSync('perf', ['script', '-i', file, '-F', 'pid,ip,sym,dso'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`perf script: ${r.stderr}`);
+  const out = [];
+  for (const line of r.stdout.split('\n')) {
+    const m = /^\s*(\d+)\s+[0-9a-f]+\s+(.*) \((.*)\)\s*$/.exec(line);
+    if (!m) continue;
+    const dso = m[3].includes('/perf-') ? 'JIT' : m[3].includes('kallsyms') ? '[kernel.kallsyms]' : path.basename(m[3]);
+    out.push({ pid: Number(m[1]), sym: m[2].replace(/\+0x[0-9a-f]+$/, ''), dso });
+  }
+  return out;
+}
+
+// { parser: { pid, requests } } → per parser: µs/request by category and by symbol.
+function perfReport({ file, hz, seconds }, servers) {
+  const samples = perfSamples(file);
+  const us = 1e6 / hz;
+  const out = {};
+  for (const [parser, { pid, requests }] of Object.entries(servers)) {
+    // Requests during the recording: the window's rate times its length.
+    const n = requests;
+    const cats = new Map();
+    const syms = new Map();
+    let total = 0;
+    for (const s of samples) {
+      if (s.pid !== pid) continue;
+      total++;
+      const c = categoryOf(s.dso, s.sym);
+      cats.set(c, (cats.get(c) || 0) + 1);
+      const key = `${s.dso === 'JIT' ? '' : s.dso + ' | '}${s.sym}`;
+      syms.set(key, (syms.get(key) || 0) + 1);
+    }
+    const per = (count) => (count * us) / n;
+    out[parser] = { seconds, requests: n, total: per(total), samples: total,
+      categories: Object.fromEntries([...cats].map(([k, v]) => [k, per(v)])),
+      symbols: Object.fromEntries([...syms].map(([k, v]) => [k, per(v)])) };
+  }
+  return out;
+}
+
+function perfTable(report, top = 30) {
+  const b = report.builtin, n = report.napi;
+  const lines = [];
+  lines.push(`perf, on-CPU µs/request (all threads): builtin ${b.total.toFixed(2)}, napi ${n.total.toFixed(2)} ` +
+    `(${(n.total - b.total >= 0 ? '+' : '')}${(n.total - b.total).toFixed(2)}); ${b.samples} / ${n.samples} samples`);
+  const rows = (key) => {
+    const keys = new Set([...Object.keys(b[key]), ...Object.keys(n[key])]);
+    return [...keys].map((k) => ({ k, b: b[key][k] || 0, n: n[key][k] || 0 }));
+  };
+  const line = (r) => `  ${r.b.toFixed(2).padStart(7)}  ${r.n.toFixed(2).padStart(7)}  ${((r.n - r.b >= 0 ? '+' : '') +
+    (r.n - r.b).toFixed(2)).padStart(7)}  ${((100 * r.n) / n.total).toFixed(1).padStart(5)}%  ${r.k}`;
+  lines.push('  builtin     napi     diff  %napi  category');
+  for (const r of rows('categories').sort((x, y) => (y.n - y.b) - (x.n - x.b))) lines.push(line(r));
+  lines.push(`  symbols, top ${top} differences:`);
+  for (const r of rows('symbols').sort((x, y) => Math.abs(y.n - y.b) - Math.abs(x.n - x.b)).slice(0, top)) {
+    lines.push(line({ ...r, k: r.k.slice(0, 110) }));
+  }
+  return lines.join('\n');
+}
+
+// ------------------------------------------------------- V8 CPU profiles ----
+
+function v8Category(node) {
+  const { functionName: name, url } = node.callFrame;
+  if (name === '(garbage collector)') return 'GC (main thread)';
+  if (name === '(program)') return 'native, outside JS (program)';
+  if (name === '(idle)') return 'idle';
+  if (name === '(root)') return 'root';
+  if (/\/lib\/parser\.js$/.test(url)) {
+    if (name === 'consumedPush') return 'ours: consumedPush (socket push)';
+    if (name === 'execute') return 'ours: execute (incl. the native call)';
+    if (/^_(replay|deliver)$/.test(name)) return 'ours: _replay/_deliver';
+    if (/header|_string|_text|_block|_pairs|_plainArray|_notePairs|_endRecording/i.test(name)) return 'ours: header strings/arrays';
+    return 'ours: other parser.js';
+  }
+  if (/\/lib\/(connections|install|incoming|node-line)\.js$/.test(url)) return 'ours: connections/install/incoming';
+  if (/async_hooks/.test(url)) return 'async hooks';
+  if (/internal\/stream_base_commons/.test(url)) return 'net: onStreamRead/stream_base';
+  if (/internal\/streams\/readable/.test(url)) return 'streams: Readable';
+  if (/internal\/streams\//.test(url)) return 'streams: other';
+  if (/^node:net$/.test(url)) return 'net: socket';
+  if (/_http_server/.test(url)) return 'http: _http_server';
+  if (/_http_common/.test(url)) return 'http: _http_common (parserOn*)';
+  if (/_http_incoming/.test(url)) return 'http: _http_incoming';
+  if (/_http_outgoing/.test(url)) return 'http: _http_outgoing';
+  if (/^node:events$/.test(url)) return 'events';
+  if (/task_queues|internal\/timers|^node:timers/.test(url)) return 'ticks/timers';
+  if (/server-workloads|express|node_modules|server\.js/.test(url)) return 'application';
+  if (url === '') return `native/builtin: ${name || '(anonymous)'}`;
+  return `other JS: ${url.replace(/^node:/, '')}`;
+}
+
+// Self-time shares within the window, scaled to `cpuUs` µs per request.
+function v8Analyse(profile, window, cpuUs) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const times = new Map();
+  let t = profile.startTime;
+  const { samples, timeDeltas } = profile;
+  for (let i = 0; i < samples.length; i++) {
+    t += timeDeltas[i];
+    const dt = i + 1 < timeDeltas.length ? timeDeltas[i + 1] : 0;
+    if (t >= window[0] && t <= window[1]) times.set(samples[i], (times.get(samples[i]) || 0) + dt);
+  }
+  let busy = 0;
+  for (const [id, us] of times) {
+    const c = v8Category(byId.get(id));
+    if (c !== 'idle' && c !== 'root') busy += us;
+  }
+  const fn = new Map();
+  const cat = new Map();
+  for (const [id, us] of times) {
+    const node = byId.get(id);
+    const c = v8Category(node);
+    if (c === 'idle' || c === 'root') continue;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const key = `${functionName || '(anonymous)'} ${url ? url.replace(/^.*\/(lib|node_modules)\//, '$1/') + ':' + (lineNumber + 1) : ''}`.trim();
+    const share = (us / busy) * cpuUs;
+    fn.set(key, (fn.get(key) || 0) + share);
+    cat.set(c, (cat.get(c) || 0) + share);
+  }
+  return { busy: cpuUs, fn, cat };
+}
+
+function mergeRuns(list) {
+  const out = { busy: 0, fn: new Map(), cat: new Map() };
+  for (const a of list) {
+    out.busy += a.busy / list.length;
+    for (const key of ['fn', 'cat']) for (const [k, v] of a[key]) out[key].set(k, (out[key].get(k) || 0) + v / list.length);
+  }
+  return out;
+}
+
+function v8Table(b, n, key, top) {
+  const keys = new Set([...b[key].keys(), ...n[key].keys()]);
+  const rows = [...keys].map((k) => ({ k, b: b[key].get(k) || 0, n: n[key].get(k) || 0 }));
+  rows.sort((x, y) => Math.abs(y.n - y.b) - Math.abs(x.n - x.b));
+  const lines = ['  builtin     napi     diff  %napi  ' + (key === 'cat' ? 'category' : 'function')];
+  for (const r of rows.slice(0, top)) {
+    lines.push(`  ${r.b.toFixed(2).padStart(7)}  ${r.n.toFixed(2).padStart(7)}  ${((r.n - r.b >= 0 ? '+' : '') +
+      (r.n - r.b).toFixed(2)).padStart(7)}  ${((100 * r.n) / n.busy).toFixed(1).padStart(5)}%  ${r.k}`);
+  }
+  return lines.join('\n');
+}
+
+function v8Report(run, dir, top) {
+  const lines = [];
+  for (const [workload, w] of Object.entries(run.workloads)) {
+    const per = { builtin: [], napi: [] };
+    w.rounds.forEach((r, i) => {
+      for (const p of ['builtin', 'napi']) {
+        const file = path.join(dir, `${workload}-${p}-${i}.cpuprofile`);
+        if (!fs.existsSync(file) || !r[p].window) continue;
+        per[p].push(v8Analyse(JSON.parse(fs.readFileSync(file, 'utf8')), r[p].window, r[p].cpuUsPerRequest));
+      }
+    });
+    if (!per.builtin.length || !per.napi.length) {
+      lines.push(`${workload}: no V8 profiles with windows in ${dir}`);
+      continue;
+    }
+    const b = mergeRuns(per.builtin), n = mergeRuns(per.napi);
+    lines.push(`== ${workload}: ${per.napi.length} round(s); process CPU µs/request builtin ${b.busy.toFixed(2)}, napi ` +
+      `${n.busy.toFixed(2)}, split by the main thread's V8 samples`);
+    lines.push('by category:');
+    lines.push(v8Table(b, n, 'cat', 100));
+    lines.push(`by function, top ${top} differences:`);
+    lines.push(v8Table(b, n, 'fn', top));
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+module.exports = { havePerf, perfRecord, perfReport, perfTable, categoryOf, v8Report };
+
+if (require.main === module) {
+  const { options, rest } = common.parseArgs();
+  const jsonFile = rest[0];
+  if (!jsonFile) {
+    console.error('usage: node benchmark/server-profile.js RUN.json [--top=40]   (V8 profiles beside RUN.json)\n' +
+                  '       node benchmark/server-profile.js --perf RUN.json [--top=30]');
+    process.exit(2);
+  }
+  const run = JSON.parse(fs.readFileSync(jsonFile, 'utf8'));
+  const top = Number(options.top || (options.perf ? 30 : 40));
+  if (options.perf) {
+    for (const [workload, w] of Object.entries(run.workloads)) {
+      w.rounds.forEach((r, i) => {
+        if (r.perf) console.log(`== ${workload} round ${i + 1}\n${perfTable(perfReport(r.perf.recording, r.perf.servers), top)}\n`);
+      });
+    }
+  } else {
+    console.log(v8Report(run, options.dir || path.dirname(jsonFile), top));
+  }
+}
