@@ -7,9 +7,6 @@
 //   variant=napi-getall      ours; kOnHeadersComplete calls parser.getAllHeaders()
 //                            (lazy mode on when the parser has it, so headers are
 //                            built once); skipped while getAllHeaders() does not exist
-//   variant=napi-per-header  ours; one native crossing per header: the binding's
-//                            pairStrings(i) makes each pair's strings in C++, the
-//                            way a per-header native getter does
 //   variant=napi-lazy-one    ours in lazy mode reading one header with
 //                            parser.getHeader('content-type'); skipped until it exists
 //   variant=napi-getheader-each  ours in lazy mode calling parser.getHeader(name) for
@@ -61,13 +58,6 @@ function varied(k) {
     .replace('rv:128.0', `rv:12${'0123456789abcdef'[k]}.0`);
 }
 
-// The binding's per-pair native getter (pairStrings(i) makes pair i's
-// strings in C++: one crossing per header), if there is one.
-function perHeaderNative(parser) {
-  const native = parser._native;
-  return native && typeof native.pairStrings === 'function' ? 'pairStrings' : null;
-}
-
 function skip(variant, why) {
   console.log(`# http/headers.js variant=${variant}: skipped: ${why}`);
   return null;
@@ -99,22 +89,6 @@ function main({ variant, vary, n }, timer) {
     }
     if ('lazyHeaders' in parser) { parser.lazyHeaders = true; lazy = true; }
     onHeadersComplete = function() { consume(this.getAllHeaders()); };
-  } else if (variant === 'napi-per-header') {
-    const method = perHeaderNative(parser);
-    if (!method) {
-      return skip(variant, 'the binding has no per-header native method to cross with' +
-        (typeof parser.getHeader === 'function' ? ' (parser.getHeader() is JavaScript over the slab: see napi-getheader-each)' : ''));
-    }
-    if ('lazyHeaders' in parser) { parser.lazyHeaders = true; lazy = true; }
-    const native = parser._native;
-    onHeadersComplete = function() {
-      // every header, one crossing each, as a per-header native API gives them
-      const first = this._hdrFirst;
-      for (let i = 0; i < this._hdrCount; i++) {
-        const pair = native[method](first + i);
-        chars += pair[0].length + pair[1].length;
-      }
-    };
   } else if (variant === 'napi-lazy-one') {
     if (typeof parser.getHeader !== 'function' || !('lazyHeaders' in parser)) {
       return skip(variant, 'lazy mode and parser.getHeader() do not exist yet (issue #6)');
@@ -163,5 +137,5 @@ function main({ variant, vary, n }, timer) {
 common.createBenchmark(__filename, 'http/headers.js', {
   n: [1e5],
   vary: [0, 1],
-  variant: ['builtin', 'napi', 'napi-getall', 'napi-per-header', 'napi-lazy-one', 'napi-getheader-each'],
+  variant: ['builtin', 'napi', 'napi-getall', 'napi-lazy-one', 'napi-getheader-each'],
 }, main, { parserOption: false });

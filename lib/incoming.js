@@ -62,8 +62,9 @@ function _dump() {
     }
     const socket = this.socket;
     const parser = socket !== null && typeof socket === 'object' ? socket.parser : null;
-    if (parser !== null && typeof parser === 'object' && typeof parser._deferDump === 'function' &&
-        this.complete === false && this._readableState.length === 0 && parser._deferDump(this)) {
+    if (parser !== null && typeof parser === 'object' && typeof parser._whenComplete === 'function' &&
+        this.complete === false && this._readableState.length === 0 &&
+        parser._whenComplete(this, finishDump)) {
       this._dumped = true;
       this.removeAllListeners('data');
       return;
@@ -72,7 +73,8 @@ function _dump() {
   originalDump.call(this);
 }
 
-// The end of a dump the parser deferred to the message's completion: read(0)
+// The end of a dump deferred to the message's completion (the parser's
+// _whenComplete()): read(0)
 // when it is now fully received, otherwise what Node's dump does after
 // setting _dumped.
 function finishDump(msg) {
@@ -125,4 +127,4 @@ function isPatched() {
   return active;
 }
 
-module.exports = { patch, unpatch, isPatched, finishDump, _dump, _destroy };
+module.exports = { patch, unpatch, isPatched, _dump, _destroy };

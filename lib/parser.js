@@ -6,74 +6,39 @@
 // records events (src/core/lhn_parser.h); this file replays them, calling the
 // kOn* handlers exactly as the built-in does. When a handler changes the
 // course of parsing (kOnHeadersComplete answering 1 or 2, a handler
-// throwing), the core rewinds and re-parses from that event.
+// throwing), the core rewinds and re-parses from that event. The strings
+// handed to handlers come from ./header-strings.js; a consumed socket's reads
+// reach execute() through ./read-path.js.
 
 const { AsyncResource } = require('node:async_hooks');
 const binding = require('./native');
 const connections = require('./connections');
-const incoming = require('./incoming');
+const readPath = require('./read-path');
+const { HeaderStrings } = require('./header-strings');
 const line = require('./node-line');
 
 const { NativeParser } = binding;
+// The binary layout shared with the addon, by name (src/binding/addon.cc).
+const {
+  EV_MESSAGE_BEGIN, EV_HEADERS, EV_HEADERS_COMPLETE, EV_BODY, EV_MESSAGE_COMPLETE,
+  EV_KIND, EV_FIRST_PAIR, EV_PAIR_COUNT, EV_TEXT_START, EV_TEXT_END, EV_FLAGS, EV_STATUS,
+  EV_METHOD, EV_HTTP_MAJOR, EV_HTTP_MINOR, EV_MESSAGE_NUMBER, EV_BODY_START, EV_BODY_LENGTH,
+  EVENT_SLOTS, HC_UPGRADE, HC_KEEP_ALIVE, HC_REPEATS,
+  S_REQUEST, S_TYPE, S_MAX_HEADER, S_LENIENT, S_EVENTS, S_NREAD, S_ERROR, S_GENERATION,
+  S_HEADERS_DONE, S_PAIR_SHIFT, S_SLAB_SHIFT, S_UPGRADED, S_HANDLERS, S_MAX_PAIRS, S_SLOTS,
+  R_RESET, R_PAUSE, R_RESUME, R_HANDLERS, R_MAX_PAIRS, REWIND_ANSWER, REWIND_FAIL,
+  HAS_ON_HEADERS, HAS_ON_HEADERS_COMPLETE, HPE_USER,
+} = binding.layout;
+const HAS_ALL = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE;
 
+// Node's numbers: parser types and handler slots.
 const REQUEST = 1;
 const RESPONSE = 2;
-
 const kOnMessageBegin = 0;
 const kOnHeaders = 1;
 const kOnHeadersComplete = 2;
 const kOnBody = 3;
 const kOnMessageComplete = 4;
-const kOnExecute = 5;
-const kOnTimeout = 6;
-
-// Event kinds and layout: src/core/lhn_parser.h.
-const EV_MESSAGE_BEGIN = 1;
-const EV_HEADERS = 2;
-const EV_HEADERS_COMPLETE = 3;
-const EV_BODY = 4;
-const EV_MESSAGE_COMPLETE = 5;
-const EVENT_SLOTS = binding.eventSlots;
-const PAIR_SLOTS = binding.pairSlots;
-const HC_UPGRADE = 1;
-const HC_KEEP_ALIVE = 2;
-const HC_URL_SAME = 4;
-const HC_PAIRS_SAME = 8;
-const PAIR_NAME_SAME = 1;
-const PAIR_VALUE_SAME = 2;
-const PAIR_RECORDED = 4;
-const MAX_RECORDED_PAIRS = 128;
-// Well-known header names, made once; pair tags name them (bits 16..23).
-const KNOWN_NAMES = binding.knownHeaderNames;
-const REWIND_ANSWER = 1;
-const REWIND_FAIL = 2;
-const HPE_USER = 24;
-
-// State block slots: src/binding/addon.cc.
-const S_REQUEST = 0;
-const S_TYPE = 1;
-const S_MAX_HEADER = 2;
-const S_LENIENT = 3;
-const S_EVENTS = 4;
-const S_NREAD = 5;
-const S_ERROR = 6;
-const S_GENERATION = 7;
-const S_HEADERS_DONE = 8;
-const S_PAIR_SHIFT = 9;
-const S_SLAB_SHIFT = 10;
-const S_UPGRADED = 11;
-const S_HANDLERS = 12;
-const S_MAX_PAIRS = 13;
-const S_SLOTS = 14;
-const R_RESET = 1;
-const R_PAUSE = 2;
-const R_RESUME = 4;
-const R_HANDLERS = 8;
-const R_MAX_PAIRS = 16;
-// Which handlers exist, for the core (LHN_HAS_* in src/core/lhn_parser.h).
-const HAS_ON_HEADERS = 1;
-const HAS_ON_HEADERS_COMPLETE = 2;
-const HAS_ALL = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE;
 
 const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
 // AsyncResource options, one object for every initialize().
@@ -95,32 +60,8 @@ function toBytes(data) {
   throw new TypeError('The "buffer" argument must be a Buffer, TypedArray, DataView or ArrayBuffer');
 }
 
-const kConsumer = Symbol('llhttp-napi consumer');
 // A finish() called from inside a handler, kept for later (see _later()).
 const FINISH = Symbol('finish');
-
-// socket.push while a parser consumes the socket (see consume()).
-function consumedPush(chunk) {
-  // (A string pushed by hand takes the normal path, which makes it a Buffer.)
-  if (typeof chunk === 'object' && chunk !== null && this._paused !== true && this.readableFlowing === true &&
-      this.readableLength === 0 && !this.destroyed) {
-    const parser = this.parser;
-    if (parser instanceof HTTPParser) {
-      // As with the built-in reading in C++: pending ticks run after each
-      // kOnBody and kOnHeaders handler.
-      parser._drainTicks = true;
-      try {
-        this[kConsumer](chunk);
-      } finally {
-        parser._drainTicks = false;
-      }
-    } else {
-      this[kConsumer](chunk);
-    }
-    return true;
-  }
-  return Object.getPrototypeOf(this).push.call(this, chunk);
-}
 
 const runPendingTicks = typeof process._tickCallback === 'function' ?
   process._tickCallback : () => {};
@@ -146,9 +87,8 @@ class HTTPParser {
     this[6] = null;
     this._native = new NativeParser();
     this._exec = this._native.executor();
+    this._strings = new HeaderStrings();
     this._generation = -1;
-    this._slab = EMPTY;
-    this._pairs = null;
     this._events = null;
     this._state = null;
     this._messageStart = null;
@@ -159,39 +99,31 @@ class HTTPParser {
     this._asyncResource = null;
     this._destroyed = true;
     this._closed = false;
-    this._input = null;
+    this._input = null;           // the buffer whose events are being delivered
     this._replayHeadersDone = false;
     this._replayInMessage = false; // as of the event being delivered, see _messageStartNow()
     this._replayAt = -1;          // index of the event being delivered
     this._nested = null;          // what handlers gave execute()/finish(), see _later()
     this._silenced = false;       // remove() from 24 on: no events until initialize()
     this._kept = [null, null, null, null, null, null, null]; // see _handler()
-    this._dumpAtComplete = null;  // see _deferDump()
+    this._keptAny = false;
+    this._whenCompleteArg = null; // see _whenComplete()
+    this._whenCompleteFn = null;
     // Which of kOnHeaders / kOnHeadersComplete the core was told exist.
     this._handlers = HAS_ALL;
     this._maxPairs = 0;           // header pair limit the core was given
-    // Strings of the previous message's header pairs, URL or status text, by
-    // position, for reuse when the core sees the same bytes again.
-    this._prevPairs = [];   // [name0, value0, name1, value1, ...] by position
-    this._curPairs = [];
-    this._prevEpoch = 0;
-    this._unrecorded = 0;
-    this._msgCopied = false;
-    this._msgRecorded = false;
-    this._prevText = '';
-    this._prevTextEpoch = 0;
     // The current message's header and trailer pairs in the pair table, for
     // getAllHeaders(), getHeader() and getAllTrailers(). A count of -1 means
     // no headers are available (before headers complete, after a new message
     // began).
     this._hdrFirst = 0;
     this._hdrCount = -1;
-    this._hdrEpoch = 0;
+    this._hdrNumber = 0;          // the message's number (EV_MESSAGE_NUMBER)
     this._trlFirst = 0;
     this._trlCount = -1;
-    this._flushUrlStart = 0;
+    this._flushUrlStart = 0;      // the URL when a flush took it (lazy mode)
     this._flushUrlEnd = 0;
-    // Lazy mode: kOnHeadersComplete gets no header array (see README).
+    // Lazy mode: kOnHeadersComplete gets no header array (docs/api.md).
     this.lazyHeaders = false;
     this._connections = null;
     this._consumedSocket = null;
@@ -210,10 +142,10 @@ class HTTPParser {
     this._consumed = false;
   }
 
+  // Views of the addon's buffers, again whenever it replaced one.
   _refreshViews() {
     const buffers = this._native.buffers();
-    this._slab = Buffer.from(buffers[0]);
-    this._pairs = new Int32Array(buffers[1]);
+    this._strings.pairs = new Int32Array(buffers[1]);
     this._events = new Int32Array(buffers[2]);
     this._state = new Int32Array(buffers[3], 0, S_SLOTS);
     this._messageStart = new Float64Array(buffers[3], S_SLOTS * 4, 1);
@@ -239,7 +171,10 @@ class HTTPParser {
     this._type = type;
     this._initCount++;
     this._silenced = false;
-    this._kept.fill(null);
+    if (this._keptAny) {
+      this._kept.fill(null);
+      this._keptAny = false;
+    }
     this._hdrCount = -1;
     this._trlCount = -1;
     if (options !== undefined && options !== null) {
@@ -254,10 +189,16 @@ class HTTPParser {
 
   execute(data) {
     if (this._closed) return undefined;
-    const bytes = toBytes(data);
-    if (this._input !== null && this._input !== undefined) return this._later(Buffer.from(bytes));
+    let bytes = data instanceof Uint8Array ? data : toBytes(data);
+    if (this._input !== null) return this._later(Buffer.from(bytes));
     this._noteSettings();
-    this._exec(bytes);
+    let slab = this._exec(bytes.buffer, bytes.byteOffset, bytes.length);
+    if (slab === false) {
+      // (Bytes in a SharedArrayBuffer: parsed from a copy.)
+      bytes = Buffer.from(bytes);
+      slab = this._exec(bytes.buffer, bytes.byteOffset, bytes.length);
+    }
+    if (slab !== undefined) this._strings.slab = slab;
     const state = this._state;
     if (state[S_GENERATION] !== this._generation) this._refreshViews();
     if (state[S_PAIR_SHIFT] !== 0 || state[S_SLAB_SHIFT] !== 0) this._shift();
@@ -276,7 +217,7 @@ class HTTPParser {
       this._input = null;
       this._replayInMessage = this._messageStart[0] !== 0;
       if (!delivered) this._nested = null;
-      if (this._dumpAtComplete !== null) this._settleDump();
+      if (this._whenCompleteArg !== null) this._runWhenComplete();
     }
     return this._nested === null ? result : this._runLater(result);
   }
@@ -309,7 +250,7 @@ class HTTPParser {
   }
 
   // The core moved the message under way to the front of the slab and the
-  // pair table: move what lib/ remembers of it along.
+  // pair table: move what this parser remembers of it along.
   _shift() {
     const state = this._state;
     this._hdrFirst -= state[S_PAIR_SHIFT];
@@ -320,9 +261,10 @@ class HTTPParser {
 
   finish() {
     if (this._closed) return undefined;
-    if (this._input !== null && this._input !== undefined) return this._later(FINISH);
+    if (this._input !== null) return this._later(FINISH);
     this._noteSettings();
-    this._native.finish();
+    const slab = this._native.finish();
+    if (slab !== undefined) this._strings.slab = slab;
     if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
     if (this._state[S_EVENTS] !== 0) {
       this._input = EMPTY;
@@ -336,26 +278,27 @@ class HTTPParser {
         this._input = null;
         this._replayInMessage = this._messageStart[0] !== 0;
         if (!delivered) this._nested = null;
-        if (this._dumpAtComplete !== null) this._settleDump();
+        if (this._whenCompleteArg !== null) this._runWhenComplete();
       }
     }
     const result = this._state[S_ERROR] === 0 ? undefined : this._error();
     return this._nested === null ? result : this._runLater(result);
   }
 
-  // For lib/incoming.js: a message dumped while its headers are delivered
-  // (a client response nobody listens to) whose end is already among this
-  // replay's events is dumped when it completes, without resume(). Returns
-  // true when the parser takes it on; it then settles the dump by the end of
-  // this execute() in any case (resume() if the message did not complete).
-  _deferDump(msg) {
-    if (this._input === null || this.incoming !== msg || this._dumpAtComplete !== null) return false;
+  // For callers that act on a message once it has completed (lib/incoming.js
+  // dumps a client response nobody listens to that way): when `arg` is this
+  // parser's incoming message, being delivered, and its end is among the
+  // events of this execute(), fn(arg) is called once it completes, or at the
+  // end of this execute() in any case. Returns whether the parser took it on.
+  _whenComplete(arg, fn) {
+    if (this._input === null || this.incoming !== arg || this._whenCompleteArg !== null) return false;
     const events = this._events;
     const count = this._state[S_EVENTS];
     for (let i = this._replayAt + 1; i < count; i++) {
-      const kind = events[i * EVENT_SLOTS];
+      const kind = events[i * EVENT_SLOTS + EV_KIND];
       if (kind === EV_MESSAGE_COMPLETE) {
-        this._dumpAtComplete = msg;
+        this._whenCompleteArg = arg;
+        this._whenCompleteFn = fn;
         return true;
       }
       if (kind === EV_MESSAGE_BEGIN) break;
@@ -363,10 +306,12 @@ class HTTPParser {
     return false;
   }
 
-  _settleDump() {
-    const msg = this._dumpAtComplete;
-    this._dumpAtComplete = null;
-    incoming.finishDump(msg);
+  _runWhenComplete() {
+    const arg = this._whenCompleteArg;
+    const fn = this._whenCompleteFn;
+    this._whenCompleteArg = null;
+    this._whenCompleteFn = null;
+    fn(arg);
   }
 
   // The built-in looks its handlers up at each callback, and without a
@@ -401,7 +346,10 @@ class HTTPParser {
     const kept = this._kept[slot];
     if (kept !== null) return kept;
     const cb = this[slot];
-    if (typeof cb === 'function') this._kept[slot] = cb;
+    if (typeof cb === 'function') {
+      this._kept[slot] = cb;
+      this._keptAny = true;
+    }
     return cb;
   }
 
@@ -423,6 +371,14 @@ class HTTPParser {
     return parseError(this._state[S_NREAD], info[0], info[1]);
   }
 
+  // Re-parses the buffer being delivered from its start, changing what
+  // happens at event `index` (see lhn_parser_rewind()).
+  _rewind(index, actions, answer, failCode) {
+    const slab = this._native.rewind(this._input, index, actions, answer, failCode);
+    if (slab !== undefined) this._strings.slab = slab;
+    if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
+  }
+
   // Delivers the recorded events to the kOn* handlers. A handler that throws
   // stops parsing there (the core rewinds and fails at that event), except
   // kOnMessageBegin and kOnHeaders: the built-in goes on parsing after those
@@ -440,7 +396,7 @@ class HTTPParser {
       // (A parser removed by a handler delivers nothing more, from 24 on.)
       if (this._silenced) break;
       const at = i * EVENT_SLOTS;
-      const kind = events[at];
+      const kind = events[at + EV_KIND];
       // (22 on: the built-in's lookup of the next handler drops it.)
       if (line.handlerLookupDropsException) late = false;
       let answer = 0;
@@ -456,7 +412,7 @@ class HTTPParser {
         if (kind === EV_MESSAGE_BEGIN || kind === EV_HEADERS) continue;
         // (finish() has no buffer to re-parse: the built-in leaves the
         // parser where it was then.)
-        if (input !== EMPTY) this._native.rewind(input, i, REWIND_FAIL, 0, kind === EV_BODY ? HPE_USER : -1);
+        if (input !== EMPTY) this._rewind(i, REWIND_FAIL, 0, kind === EV_BODY ? HPE_USER : -1);
         throw err;
       }
       // (Not while the socket holds buffered data: a tick resuming it would
@@ -469,8 +425,7 @@ class HTTPParser {
         if (this._closed || this._initCount !== initCount) return this._result();
       }
       if (answer !== 0) {
-        this._native.rewind(input, i, REWIND_ANSWER, answer, 0);
-        if (this._state[S_GENERATION] !== this._generation) this._refreshViews();
+        this._rewind(i, REWIND_ANSWER, answer, 0);
         events = this._events;
         count = this._state[S_EVENTS];
       }
@@ -492,46 +447,22 @@ class HTTPParser {
       case EV_MESSAGE_BEGIN: {
         this._replayInMessage = true;
         this._replayHeadersDone = false;
-        this._msgCopied = false;
-        this._msgRecorded = false;
         this._hdrCount = -1;
         this._trlCount = -1;
         const cb = this._handler(kOnMessageBegin);
         if (typeof cb === 'function') cb.call(this);
         return 0;
       }
-      case EV_HEADERS: {
-        this._notePairs(events[at + 2], events[at + 3], events[at + 4], events[at + 5]);
-        if (this.lazyHeaders) {
-          // Header flushes are not delivered; trailers are, without an array.
-          if (this._replayHeadersDone) {
-            const cb = this._handler(kOnHeaders);
-            if (typeof cb === 'function') cb.call(this, undefined, this._string(events[at + 4], events[at + 5]));
-          }
-          // Header pairs are made (and recorded) by getAllHeaders() if asked.
-          return 0;
-        }
-        const cb = this._handler(kOnHeaders);
-        if (typeof cb === 'function') {
-          const first = events[at + 2];
-          const count = events[at + 3];
-          const headers = this._replayHeadersDone ?
-            this._headerArray(first, count, events[at + 6]) :
-            this._pairsFor(first, count, events[at + 6], events[at + 7]);
-          cb.call(this, headers, this._string(events[at + 4], events[at + 5]));
-        } else if (events[at + 3] !== 0) {
-          this._unrecorded = events[at + 6];
-        }
-        return 0;
-      }
+      case EV_HEADERS:
+        return this._headersFlushed(events, at);
       case EV_HEADERS_COMPLETE:
         return this._headersComplete(events, at);
       case EV_BODY: {
         const cb = this._handler(kOnBody);
         if (typeof cb === 'function') {
-          const start = events[at + 2];
+          const start = events[at + EV_BODY_START];
           // The built-in hands over a copy: the input may be reused.
-          cb.call(this, Buffer.from(input.subarray(start, start + events[at + 3])));
+          cb.call(this, Buffer.from(input.subarray(start, start + events[at + EV_BODY_LENGTH])));
         }
         return 0;
       }
@@ -539,68 +470,85 @@ class HTTPParser {
         this._replayInMessage = false;
         const cb = this._handler(kOnMessageComplete);
         if (typeof cb === 'function') cb.call(this);
-        if (this._dumpAtComplete !== null) this._settleDump();
+        if (this._whenCompleteArg !== null) this._runWhenComplete();
         return 0;
       }
     }
     return 0;
   }
 
+  // kOnHeaders: an early flush of header pairs (with the URL so far), or
+  // trailers.
+  _headersFlushed(events, at) {
+    const first = events[at + EV_FIRST_PAIR];
+    const count = events[at + EV_PAIR_COUNT];
+    const start = events[at + EV_TEXT_START];
+    const end = events[at + EV_TEXT_END];
+    this._notePairs(first, count, start, end);
+    const cb = this._handler(kOnHeaders);
+    if (typeof cb !== 'function') return 0;
+    if (!this.lazyHeaders) {
+      cb.call(this, this._strings.array(first, count), this._strings.slice(start, end));
+    } else if (this._replayHeadersDone) {
+      // Lazy mode: header flushes are not delivered; trailers are, without
+      // an array.
+      cb.call(this, undefined, this._strings.slice(start, end));
+    }
+    return 0;
+  }
+
   _headersComplete(events, at) {
     const cb = this._handler(kOnHeadersComplete);
-    const epoch = events[at + 12];
-    const flushed = events[at + 3] === -1;
-    if (!flushed) this._notePairs(events[at + 2], events[at + 3], 0, 0);
+    const count = events[at + EV_PAIR_COUNT];
+    const flushed = count === -1;
+    if (!flushed) this._notePairs(events[at + EV_FIRST_PAIR], count, 0, 0);
     else if (this._hdrCount < 0) this._hdrCount = 0;
-    this._hdrEpoch = epoch;
+    this._hdrNumber = events[at + EV_MESSAGE_NUMBER];
     this._replayHeadersDone = true;
-    if (this.lazyHeaders && typeof cb === 'function') return this._lazyHeadersComplete(cb, events, at, flushed);
-    if (typeof cb !== 'function') {
-      // (The core keeps the pairs pending: they leave with the trailers.)
-      this._unrecorded = epoch;
-      return 0;
-    }
-    const flags = events[at + 6];
+    // (Without a handler the core keeps the pairs pending: they leave with
+    // the trailers.)
+    if (typeof cb !== 'function') return 0;
+    const flags = events[at + EV_FLAGS];
+    const strings = this._strings;
     let headers;
     let url;
     let method;
     let statusCode;
     let statusMessage;
-    if (!flushed) headers = this._pairsFor(events[at + 2], events[at + 3], epoch, flags & HC_PAIRS_SAME);
-    if (this._type === REQUEST) {
-      if (!flushed) url = this._text(events[at + 4], events[at + 5], flags, epoch);
-      method = events[at + 8];
+    if (this.lazyHeaders) {
+      // The same call without a header array; the URL is there even when an
+      // early flush took it.
+      if (this._type === REQUEST) {
+        url = flushed ? strings.slice(this._flushUrlStart, this._flushUrlEnd) :
+          strings.slice(events[at + EV_TEXT_START], events[at + EV_TEXT_END]);
+        method = events[at + EV_METHOD];
+      } else {
+        statusCode = events[at + EV_STATUS];
+        statusMessage = strings.slice(events[at + EV_TEXT_START], events[at + EV_TEXT_END]);
+      }
+    } else if (flushed) {
+      if (this._type === REQUEST) {
+        method = events[at + EV_METHOD];
+      } else {
+        statusCode = events[at + EV_STATUS];
+        statusMessage = strings.slice(events[at + EV_TEXT_START], events[at + EV_TEXT_END]);
+      }
     } else {
-      statusCode = events[at + 7];
-      statusMessage = this._text(events[at + 4], events[at + 5], flags, epoch);
+      strings.forMessage(events[at + EV_FIRST_PAIR], count, events[at + EV_TEXT_START],
+                         events[at + EV_TEXT_END], (flags & HC_REPEATS) !== 0, this._hdrNumber);
+      headers = strings.headers;
+      if (this._type === REQUEST) {
+        url = strings.text;
+        method = events[at + EV_METHOD];
+      } else {
+        statusCode = events[at + EV_STATUS];
+        statusMessage = strings.text;
+      }
     }
-    this._endRecording(epoch);
-    const ret = cb.call(this, events[at + 9], events[at + 10], headers, method, url,
-                        statusCode, statusMessage, (flags & HC_UPGRADE) !== 0,
+    const ret = cb.call(this, events[at + EV_HTTP_MAJOR], events[at + EV_HTTP_MINOR], headers, method,
+                        url, statusCode, statusMessage, (flags & HC_UPGRADE) !== 0,
                         (flags & HC_KEEP_ALIVE) !== 0);
     // The built-in converts with IntegerValue() and keeps 32 bits.
-    return (+ret) | 0;
-  }
-
-  // Lazy mode: the same call without a header array; the URL is there even
-  // when an early flush took it.
-  _lazyHeadersComplete(cb, events, at, flushed) {
-    const flags = events[at + 6];
-    let url;
-    let method;
-    let statusCode;
-    let statusMessage;
-    if (this._type === REQUEST) {
-      url = flushed ? this._string(this._flushUrlStart, this._flushUrlEnd) :
-        this._string(events[at + 4], events[at + 5]);
-      method = events[at + 8];
-    } else {
-      statusCode = events[at + 7];
-      statusMessage = this._string(events[at + 4], events[at + 5]);
-    }
-    const ret = cb.call(this, events[at + 9], events[at + 10], undefined, method, url,
-                        statusCode, statusMessage, (flags & HC_UPGRADE) !== 0,
-                        (flags & HC_KEEP_ALIVE) !== 0);
     return (+ret) | 0;
   }
 
@@ -630,29 +578,21 @@ class HTTPParser {
     }
   }
 
-  // ---- header access without materialising everything (see README) ----
+  // ---- header access without materialising everything (docs/api.md) ----
 
   // All headers of the current message as [name, value, ...], or [] outside
   // the window from headers complete to the next message's begin.
   getAllHeaders() {
     if (!this._replayHeadersDone || this._hdrCount <= 0) return [];
-    const epoch = this._hdrEpoch;
-    const count = this._hdrCount;
-    // The strings made for this message already (kOnHeadersComplete's array).
-    if (this._prevEpoch === epoch && count <= MAX_RECORDED_PAIRS) return this._prevPairs.slice(0, 2 * count);
-    if (this.lazyHeaders && this._unrecorded !== epoch && this._prevEpoch !== epoch) {
-      // Lazy mode: make them now, reusing and recording as at headers complete.
-      const out = this._headerArray(this._hdrFirst, count, epoch);
-      this._endRecording(epoch);
-      return out;
-    }
-    return this._plainArray(this._hdrFirst, count);
+    const kept = this._strings.keptHeaders(this._hdrNumber);
+    if (kept !== null && kept.length === 2 * this._hdrCount) return kept;
+    return this._strings.array(this._hdrFirst, this._hdrCount);
   }
 
   // The trailers of the current message, with the same rules.
   getAllTrailers() {
     if (this._trlCount <= 0) return [];
-    return this._plainArray(this._trlFirst, this._trlCount);
+    return this._strings.array(this._trlFirst, this._trlCount);
   }
 
   // The first value whose name matches `name` (ASCII case-insensitive), or
@@ -660,144 +600,7 @@ class HTTPParser {
   getHeader(name) {
     if (typeof name !== 'string') throw new TypeError('The "name" argument must be a string');
     if (!this._replayHeadersDone || this._hdrCount <= 0) return undefined;
-    const pairs = this._pairs;
-    const slab = this._slab;
-    const length = name.length;
-    const end = (this._hdrFirst + this._hdrCount) * PAIR_SLOTS;
-    for (let p = this._hdrFirst * PAIR_SLOTS; p < end; p += PAIR_SLOTS) {
-      const start = pairs[p];
-      if (pairs[p + 1] - start !== length) continue;
-      let j = 0;
-      for (; j < length; j++) {
-        let a = slab[start + j];
-        let b = name.charCodeAt(j);
-        if (a === b) continue;
-        if (a >= 0x41 && a <= 0x5a) a += 0x20;
-        if (b >= 0x41 && b <= 0x5a) b += 0x20;
-        if (a !== b) break;
-      }
-      if (j === length) {
-        const tag = pairs[p + 4];
-        if (this._prevEpoch === this._hdrEpoch && (tag & PAIR_RECORDED) !== 0) {
-          return this._prevPairs[((tag >> 3) & 0x1fff) * 2 + 1];
-        }
-        return this._string(pairs[p + 2], pairs[p + 3]);
-      }
-    }
-    return undefined;
-  }
-
-  // [name, value, ...] of pairs [first, first + count), straight from the
-  // slab.
-  _plainArray(first, count) {
-    const out = new Array(count * 2);
-    const pairs = this._pairs;
-    const lo = pairs[first * PAIR_SLOTS];
-    const block = this._block(first, count);
-    for (let i = 0, p = first * PAIR_SLOTS; i < count; i++, p += PAIR_SLOTS) {
-      out[2 * i] = block.slice(pairs[p] - lo, pairs[p + 1] - lo);
-      out[2 * i + 1] = block.slice(pairs[p + 2] - lo, pairs[p + 3] - lo);
-    }
-    return out;
-  }
-
-  // The URL or status text of a message, reusing the previous message's
-  // string when the core saw the same bytes.
-  _text(start, end, flags, epoch) {
-    const text = (flags & HC_URL_SAME) !== 0 && this._prevTextEpoch === epoch - 1 ?
-      this._prevText : this._string(start, end);
-    this._prevText = text;
-    this._prevTextEpoch = epoch;
-    return text;
-  }
-
-  // The strings made for this message's header pairs become the ones to
-  // reuse for the next message, unless some pairs were never made.
-  _endRecording(epoch) {
-    const copied = this._msgCopied;
-    const recorded = this._msgRecorded;
-    this._msgCopied = false;
-    this._msgRecorded = false;
-    if (this._unrecorded === epoch || (copied && recorded)) {
-      this._prevEpoch = 0;
-      return;
-    }
-    if (copied) {
-      // Every pair repeated the previous message's: its strings are this
-      // message's too.
-      this._prevEpoch = epoch;
-      return;
-    }
-    const pairs = this._prevPairs;
-    this._prevPairs = this._curPairs;
-    this._curPairs = pairs;
-    this._prevEpoch = epoch;
-  }
-
-  _string(start, end) {
-    return end > start ? this._slab.latin1Slice(start, end) : '';
-  }
-
-  // The header array of header pairs [first, first + count) of a message:
-  // when the core says they all repeat the previous message's, a copy of
-  // the previous strings; otherwise made (and recorded) pair by pair.
-  _pairsFor(first, count, epoch, same) {
-    if (same !== 0 && count > 0 && this._prevEpoch === epoch - 1) {
-      const k = ((this._pairs[first * PAIR_SLOTS + 4] >> 3) & 0x1fff) * 2;
-      this._msgCopied = true;
-      return this._prevPairs.slice(k, k + 2 * count);
-    }
-    if (count > 0) this._msgRecorded = true;
-    return this._headerArray(first, count, epoch);
-  }
-
-  // A flat [name, value, ...] array of pairs [first, first + count). Names
-  // and values whose bytes repeat the previous message's (same position)
-  // reuse its strings; the others are cut from one string of the block.
-  _headerArray(first, count, epoch) {
-    const out = new Array(count * 2);
-    if (count === 0) return out;
-    const pairs = this._pairs;
-    const reuse = this._prevEpoch === epoch - 1;
-    const prev = this._prevPairs;
-    const cur = this._curPairs;
-    const lo = pairs[first * PAIR_SLOTS];
-    let block = null;
-    for (let i = 0, p = first * PAIR_SLOTS; i < count; i++, p += PAIR_SLOTS) {
-      const tag = pairs[p + 4];
-      const k = ((tag >> 3) & 0x1fff) * 2;
-      let name;
-      let value;
-      if (reuse && (tag & PAIR_NAME_SAME) !== 0) {
-        name = prev[k];
-      } else if (tag >= 0x10000) {
-        name = KNOWN_NAMES[(tag >> 16) - 1];
-      } else {
-        if (block === null) block = this._block(first, count);
-        name = block.slice(pairs[p] - lo, pairs[p + 1] - lo);
-      }
-      if (reuse && (tag & PAIR_VALUE_SAME) !== 0) {
-        value = prev[k + 1];
-      } else {
-        if (block === null) block = this._block(first, count);
-        value = block.slice(pairs[p + 2] - lo, pairs[p + 3] - lo);
-      }
-      if ((tag & PAIR_RECORDED) !== 0) {
-        cur[k] = name;
-        cur[k + 1] = value;
-      }
-      out[2 * i] = name;
-      out[2 * i + 1] = value;
-    }
-    return out;
-  }
-
-  // One string of the slab bytes of pairs [first, first + count).
-  _block(first, count) {
-    const pairs = this._pairs;
-    const lo = pairs[first * PAIR_SLOTS];
-    const hi = pairs[(first + count - 1) * PAIR_SLOTS + 3];
-    return hi > lo ? this._slab.latin1Slice(lo, hi) : '';
+    return this._strings.find(this._hdrFirst, this._hdrCount, name);
   }
 
   pause() {
@@ -836,32 +639,17 @@ class HTTPParser {
     connections.untrack(this);
   }
 
-  // The built-in reads the socket in C++ once the server consumes it. Ours
-  // takes the socket's reads at its push(), before the stream machinery:
-  // each chunk goes straight to the server's own 'data' handler, without the
-  // Readable buffering, the 'data' emit and the read-more tick per read.
-  // Anything unusual (a paused or non-flowing socket, buffered data, other
-  // 'data' listeners, end of stream) takes the normal path.
+  // Reads the socket's chunks straight into execute() (./read-path.js).
   consume(handle) {
-    if (this._closed) return;
-    const socket = this.socket;
-    if (socket === null || typeof socket !== 'object' || socket._handle !== handle ||
-        this._consumedSocket !== null) {
-      return;
-    }
-    const listeners = socket.listeners('data');
-    if (listeners.length !== 1) return;
-    socket[kConsumer] = listeners[0];
-    socket.push = consumedPush;
-    this._consumedSocket = socket;
+    if (this._closed || this._consumedSocket !== null) return;
+    if (readPath.consume(this.socket, handle)) this._consumedSocket = this.socket;
   }
 
   unconsume() {
     const socket = this._consumedSocket;
     if (socket === null) return;
     this._consumedSocket = null;
-    if (socket.push === consumedPush) delete socket.push;
-    socket[kConsumer] = undefined;
+    readPath.unconsume(socket);
   }
 
   getCurrentBuffer() {

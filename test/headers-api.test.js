@@ -115,11 +115,3 @@ test('lazy mode off by default; a repeated message yields equal fresh arrays', (
   assert.deepStrictEqual(arrays[3], ['Host', 'other', 'Accept', '*/*']);
 });
 
-test('pairStrings(): the per-header native getter the benchmark compares with', () => {
-  const p = parser();
-  p[HTTPParser.kOnHeadersComplete] = () => {};
-  p.execute(Buffer.from('GET / HTTP/1.1\r\nHost: a\r\nX: caf\xe9\r\n\r\n', 'latin1'));
-  assert.deepStrictEqual(p._native.pairStrings(p._hdrFirst), ['Host', 'a']);
-  assert.deepStrictEqual(p._native.pairStrings(p._hdrFirst + 1), ['X', 'café']);
-  assert.strictEqual(p._native.pairStrings(1000), undefined);
-});

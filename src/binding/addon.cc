@@ -19,7 +19,8 @@ extern "C" {
 
 namespace {
 
-// Int32 slots of the state block shared with lib/native.js.
+// Int32 slots of the state block that lib/parser.js shares with this file
+// (exported by name in `layout`).
 enum StateSlot {
   S_REQUEST = 0,      // JS -> native: pending requests, R_* bits
   S_TYPE = 1,         // JS -> native: parser type for R_RESET
@@ -37,29 +38,24 @@ enum StateSlot {
   S_MAX_PAIRS = 13,   // JS -> native: header pair limit for R_MAX_PAIRS
   S_SLOTS = 14        // then one float64: message start in ms, 0 when idle
 };
+// Requests JavaScript leaves in S_REQUEST, applied at the next call.
 enum Request { R_RESET = 1, R_PAUSE = 2, R_RESUME = 4, R_HANDLERS = 8, R_MAX_PAIRS = 16 };
 constexpr size_t kStateBytes = S_SLOTS * sizeof(int32_t) + sizeof(double);
 
 class Parser : public Napi::ObjectWrap<Parser> {
  public:
   static Napi::Function Define(Napi::Env env) {
-    // execute() is the hot path: a plain N-API callback, without the
-    // CallbackInfo object and the extra type queries of the C++ wrappers.
-    napi_property_descriptor execute = {"execute", nullptr, &Parser::ExecuteRaw, nullptr,
-                                        nullptr, nullptr, napi_default_method, nullptr};
     return DefineClass(env, "NativeParser",
-                       {Napi::ClassPropertyDescriptor<Parser>(execute),
+                       {InstanceMethod<&Parser::Executor>("executor"),
                         InstanceMethod<&Parser::Rewind>("rewind"),
                         InstanceMethod<&Parser::Finish>("finish"),
                         InstanceMethod<&Parser::ErrorInfo>("errorInfo"),
-                        InstanceMethod<&Parser::Executor>("executor"),
-                        InstanceMethod<&Parser::PairStrings>("pairStrings"),
                         InstanceMethod<&Parser::Buffers>("buffers"),
                         InstanceMethod<&Parser::Stats>("stats"),
                         InstanceMethod<&Parser::Close>("close")});
   }
 
-  // The core's own buffers (the reuse memory) go with the parser; the
+  // The core's own buffers (the repeat record) go with the parser; the
   // ArrayBuffers stay with JavaScript's garbage collector.
   ~Parser() override { lhn_parser_destroy(&core_); }
 
@@ -115,95 +111,82 @@ class Parser : public Napi::ObjectWrap<Parser> {
     if (req & R_RESUME) lhn_parser_resume(&core_);
   }
 
-  void Publish(const lhn_result& result) {
-    state_[S_EVENTS] = static_cast<int32_t>(core_.event_count);
+  // Writes a call's outcome into the state block, and returns the slab as a
+  // latin1 string when the one returned before no longer serves (JavaScript
+  // cuts header names, values and URLs out of it: lhn_parser_take_slab()),
+  // else undefined.
+  napi_value Publish(napi_env env, const lhn_result& result) {
+    uint32_t pair_shift, slab_shift;
+    lhn_parser_compaction(&core_, &pair_shift, &slab_shift);
+    state_[S_EVENTS] = static_cast<int32_t>(lhn_parser_event_count(&core_));
     state_[S_NREAD] = static_cast<int32_t>(result.bytes_parsed);
     state_[S_ERROR] = result.error;
     state_[S_UPGRADED] = result.upgraded;
-    state_[S_HEADERS_DONE] = core_.st.headers_completed;
-    state_[S_PAIR_SHIFT] = static_cast<int32_t>(core_.compacted_pairs);
-    state_[S_SLAB_SHIFT] = static_cast<int32_t>(core_.compacted_bytes);
+    state_[S_HEADERS_DONE] = lhn_parser_headers_completed(&core_);
+    state_[S_PAIR_SHIFT] = static_cast<int32_t>(pair_shift);
+    state_[S_SLAB_SHIFT] = static_cast<int32_t>(slab_shift);
+    uint64_t start_ns = lhn_parser_message_start_ns(&core_);
     double* start = reinterpret_cast<double*>(state_ + S_SLOTS);
-    *start = core_.st.message_start_ns ? static_cast<double>(core_.st.message_start_ns) / 1e6 : 0;
+    *start = start_ns ? static_cast<double>(start_ns) / 1e6 : 0;
     last_ = result;
-  }
-
-  bool Usable(const Napi::CallbackInfo& info) {
-    if (!closed_) return true;
-    Napi::Error::New(info.Env(), "the parser is closed").ThrowAsJavaScriptException();
-    return false;
-  }
-
-  bool GetInput(const Napi::CallbackInfo& info, const char** data, size_t* len) {
-    if (!Usable(info)) return false;
-    Napi::Value arg = info[0];
-    if (!arg.IsTypedArray() || arg.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-      Napi::TypeError::New(info.Env(), "The \"buffer\" argument must be a Buffer or Uint8Array")
-          .ThrowAsJavaScriptException();
-      return false;
-    }
-    Napi::Uint8Array bytes = arg.As<Napi::Uint8Array>();
-    *data = reinterpret_cast<const char*>(bytes.Data());
-    *len = bytes.ByteLength();
-    if (*len > INT32_MAX) {
-      Napi::RangeError::New(info.Env(), "buffer too large").ThrowAsJavaScriptException();
-      return false;
-    }
-    return true;
-  }
-
-  // execute(buffer) on the wrapper: parses it; results in the state block and
-  // the event list.
-  static napi_value ExecuteRaw(napi_env env, napi_callback_info info) {
-    size_t argc = 1;
-    napi_value arg;
-    napi_value self;
-    void* wrapped = nullptr;
-    if (napi_get_cb_info(env, info, &argc, &arg, &self, nullptr) != napi_ok ||
-        napi_unwrap(env, self, &wrapped) != napi_ok) {
+    size_t len;
+    const uint8_t* slab = lhn_parser_take_slab(&core_, &len);
+    napi_value text;
+    if (slab == nullptr ||
+        napi_create_string_latin1(env, reinterpret_cast<const char*>(slab), len, &text) != napi_ok) {
       return nullptr;
     }
-    return DoExecute(env, static_cast<Parser*>(static_cast<Napi::ObjectWrap<Parser>*>(wrapped)),
-                     argc, arg);
+    return text;
   }
 
-  // The same as a function bound to this parser (executor()): it finds the
-  // parser in its callback data, without the cost of unwrapping `this`.
+  // execute(arrayBuffer, byteOffset, byteLength), as a function bound to this
+  // parser (executor()): parses those bytes; results in the state block and
+  // the event list, returns what Publish() does. An object that is not an
+  // ArrayBuffer (a SharedArrayBuffer) returns false without parsing: the
+  // caller copies the bytes into one.
   static napi_value ExecuteBound(napi_env env, napi_callback_info info) {
-    size_t argc = 1;
-    napi_value arg;
+    size_t argc = 3;
+    napi_value args[3];
     void* data = nullptr;
-    if (napi_get_cb_info(env, info, &argc, &arg, nullptr, &data) != napi_ok) return nullptr;
-    return DoExecute(env, static_cast<Parser*>(data), argc, arg);
-  }
-
-  static napi_value DoExecute(napi_env env, Parser* parser, size_t argc, napi_value arg) {
-    napi_typedarray_type type;
-    size_t len = 0;
-    void* data = nullptr;
-    if (argc < 1 ||
-        napi_get_typedarray_info(env, arg, &type, &len, &data, nullptr, nullptr) != napi_ok ||
-        type != napi_uint8_array) {
-      napi_throw_type_error(env, nullptr, "The \"buffer\" argument must be a Buffer or Uint8Array");
-      return nullptr;
+    if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
+    Parser* parser = static_cast<Parser*>(data);
+    void* bytes = nullptr;
+    size_t size = 0;
+    uint32_t offset = 0, len = 0;
+    if (argc < 3 || napi_get_arraybuffer_info(env, args[0], &bytes, &size) != napi_ok) {
+      napi_valuetype type = napi_undefined;
+      if (argc >= 1) napi_typeof(env, args[0], &type);
+      if (type != napi_object) {
+        napi_throw_type_error(env, nullptr, "execute() takes an ArrayBuffer, an offset and a length");
+        return nullptr;
+      }
+      napi_value no;
+      napi_get_boolean(env, false, &no);
+      return no;
     }
-    if (parser->closed_) {
-      napi_throw_error(env, nullptr, "the parser is closed");
+    if (napi_get_value_uint32(env, args[1], &offset) != napi_ok ||
+        napi_get_value_uint32(env, args[2], &len) != napi_ok || offset > size ||
+        len > size - offset) {
+      napi_throw_range_error(env, nullptr, "execute(): bytes out of range");
       return nullptr;
     }
     if (len > INT32_MAX) {
       napi_throw_range_error(env, nullptr, "buffer too large");
       return nullptr;
     }
+    if (parser->closed_) {
+      napi_throw_error(env, nullptr, "the parser is closed");
+      return nullptr;
+    }
     parser->env_ = Napi::Env(env);
     parser->ApplyRequests();
     lhn_result result;
-    lhn_parser_execute(&parser->core_, static_cast<const char*>(data), len, &result);
-    parser->Publish(result);
-    return nullptr;
+    lhn_parser_execute(&parser->core_, static_cast<const char*>(bytes) + offset, len, &result);
+    return parser->Publish(env, result);
   }
 
-  // executor(): a function that executes on this parser. It keeps the
+  // executor(): a function that executes on this parser, found in its
+  // callback data without the cost of unwrapping `this`. It keeps the
   // wrapper alive through its `owner` property, so it can never outlive it.
   Napi::Value Executor(const Napi::CallbackInfo& info) {
     napi_env env = info.Env();
@@ -216,56 +199,50 @@ class Parser : public Napi::ObjectWrap<Parser> {
     return Napi::Value(env, fn);
   }
 
-  // rewind(buffer, eventIndex, actions, answer, failCode): see lhn_parser_rewind.
+  bool Usable(const Napi::CallbackInfo& info) {
+    if (!closed_) return true;
+    Napi::Error::New(info.Env(), "the parser is closed").ThrowAsJavaScriptException();
+    return false;
+  }
+
+  // rewind(buffer, eventIndex, actions, answer, failCode): see
+  // lhn_parser_rewind; buffer is the Uint8Array the last execute parsed.
+  // Returns what Publish() does.
   Napi::Value Rewind(const Napi::CallbackInfo& info) {
-    const char* data;
-    size_t len;
-    if (!GetInput(info, &data, &len)) return Napi::Value();
-    env_ = info.Env();
+    if (!Usable(info)) return Napi::Value();
+    Napi::Env env = info.Env();
+    if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+      Napi::TypeError::New(env, "rewind() takes the Uint8Array last executed").ThrowAsJavaScriptException();
+      return Napi::Value();
+    }
     for (size_t i = 1; i <= 4; i++) {
       if (!info[i].IsNumber()) {
-        Napi::TypeError::New(info.Env(), "rewind() takes numbers").ThrowAsJavaScriptException();
+        Napi::TypeError::New(env, "rewind() takes numbers").ThrowAsJavaScriptException();
         return Napi::Value();
       }
     }
+    Napi::Uint8Array bytes = info[0].As<Napi::Uint8Array>();
+    env_ = env;
     lhn_result result;
-    if (lhn_parser_rewind(&core_, data, len, info[1].As<Napi::Number>().Uint32Value(),
+    if (lhn_parser_rewind(&core_, reinterpret_cast<const char*>(bytes.Data()), bytes.ByteLength(),
+                          info[1].As<Napi::Number>().Uint32Value(),
                           info[2].As<Napi::Number>().Uint32Value(),
                           info[3].As<Napi::Number>().Int32Value(),
                           info[4].As<Napi::Number>().Int32Value(), &result) != 0) {
-      Napi::RangeError::New(info.Env(), "no such event").ThrowAsJavaScriptException();
+      Napi::RangeError::New(env, "no such event").ThrowAsJavaScriptException();
       return Napi::Value();
     }
-    Publish(result);
-    return Napi::Value();
+    return Napi::Value(env, Publish(env, result));
   }
 
+  // finish(): see lhn_parser_finish. Returns what Publish() does.
   Napi::Value Finish(const Napi::CallbackInfo& info) {
     if (!Usable(info)) return Napi::Value();
     env_ = info.Env();
     ApplyRequests();
     lhn_result result;
     lhn_parser_finish(&core_, &result);
-    Publish(result);
-    return Napi::Value();
-  }
-
-  // pairStrings(index): [name, value] of pair `index` of the pair table, made
-  // here: one crossing per header, the way per-header native getters work.
-  // benchmark/headers.js measures getAllHeaders() against it.
-  Napi::Value PairStrings(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    uint32_t index = info[0].As<Napi::Number>().Uint32Value();
-    if (closed_ || index >= core_.st.pair_count) return env.Undefined();
-    const int32_t* pair = core_.pairs + static_cast<size_t>(index) * LHN_PAIR_SLOTS;
-    const char* slab = reinterpret_cast<const char*>(core_.slab);
-    napi_value name, value, out;
-    napi_create_string_latin1(env, slab + pair[0], static_cast<size_t>(pair[1] - pair[0]), &name);
-    napi_create_string_latin1(env, slab + pair[2], static_cast<size_t>(pair[3] - pair[2]), &value);
-    napi_create_array_with_length(env, 2, &out);
-    napi_set_element(env, out, 0, name);
-    napi_set_element(env, out, 1, value);
-    return Napi::Value(env, out);
+    return Napi::Value(info.Env(), Publish(info.Env(), result));
   }
 
   // errorInfo(): [code, reason] of the last reported error.
@@ -294,10 +271,12 @@ class Parser : public Napi::ObjectWrap<Parser> {
   // stats(): the core's allocation counters.
   Napi::Value Stats(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
+    lhn_stats stats;
+    lhn_parser_stats(&core_, &stats);
     Napi::Object out = Napi::Object::New(env);
-    out["allocations"] = Napi::Number::New(env, static_cast<double>(core_.allocations));
-    out["slabGrowths"] = Napi::Number::New(env, static_cast<double>(core_.slab_growths));
-    out["slabCapacity"] = Napi::Number::New(env, core_.slab_cap);
+    out["allocations"] = Napi::Number::New(env, static_cast<double>(stats.allocations));
+    out["slabGrowths"] = Napi::Number::New(env, static_cast<double>(stats.slab_growths));
+    out["slabCapacity"] = Napi::Number::New(env, stats.slab_capacity);
     return out;
   }
 
@@ -363,6 +342,47 @@ const LlhttpChoice& ChooseLlhttp(Napi::Env env) {
   return choice;
 }
 
+// The binary layout lib/parser.js reads, by name: event kinds and slots,
+// pair slots, header flags (src/core/lhn_parser.h), the state block's slots
+// and requests (above), rewind actions and handler bits. Frozen.
+Napi::Object Layout(Napi::Env env) {
+  struct Entry {
+    const char* name;
+    int32_t value;
+  };
+  static const Entry entries[] = {
+      {"EV_MESSAGE_BEGIN", LHN_EV_MESSAGE_BEGIN}, {"EV_HEADERS", LHN_EV_HEADERS},
+      {"EV_HEADERS_COMPLETE", LHN_EV_HEADERS_COMPLETE}, {"EV_BODY", LHN_EV_BODY},
+      {"EV_MESSAGE_COMPLETE", LHN_EV_MESSAGE_COMPLETE},
+      {"EV_KIND", LHN_EV_KIND}, {"EV_FIRST_PAIR", LHN_EV_FIRST_PAIR},
+      {"EV_PAIR_COUNT", LHN_EV_PAIR_COUNT}, {"EV_TEXT_START", LHN_EV_TEXT_START},
+      {"EV_TEXT_END", LHN_EV_TEXT_END}, {"EV_FLAGS", LHN_EV_FLAGS}, {"EV_STATUS", LHN_EV_STATUS},
+      {"EV_METHOD", LHN_EV_METHOD}, {"EV_HTTP_MAJOR", LHN_EV_HTTP_MAJOR},
+      {"EV_HTTP_MINOR", LHN_EV_HTTP_MINOR}, {"EV_MESSAGE_NUMBER", LHN_EV_MESSAGE_NUMBER},
+      {"EV_BODY_START", LHN_EV_BODY_START}, {"EV_BODY_LENGTH", LHN_EV_BODY_LENGTH},
+      {"EVENT_SLOTS", LHN_EVENT_SLOTS},
+      {"HC_UPGRADE", LHN_HC_UPGRADE}, {"HC_KEEP_ALIVE", LHN_HC_KEEP_ALIVE},
+      {"HC_REPEATS", LHN_HC_REPEATS},
+      {"PAIR_NAME_START", LHN_PAIR_NAME_START}, {"PAIR_NAME_END", LHN_PAIR_NAME_END},
+      {"PAIR_VALUE_START", LHN_PAIR_VALUE_START}, {"PAIR_VALUE_END", LHN_PAIR_VALUE_END},
+      {"PAIR_KNOWN_NAME", LHN_PAIR_KNOWN_NAME}, {"PAIR_SLOTS", LHN_PAIR_SLOTS},
+      {"S_REQUEST", S_REQUEST}, {"S_TYPE", S_TYPE}, {"S_MAX_HEADER", S_MAX_HEADER},
+      {"S_LENIENT", S_LENIENT}, {"S_EVENTS", S_EVENTS}, {"S_NREAD", S_NREAD},
+      {"S_ERROR", S_ERROR}, {"S_GENERATION", S_GENERATION}, {"S_HEADERS_DONE", S_HEADERS_DONE},
+      {"S_PAIR_SHIFT", S_PAIR_SHIFT}, {"S_SLAB_SHIFT", S_SLAB_SHIFT}, {"S_UPGRADED", S_UPGRADED},
+      {"S_HANDLERS", S_HANDLERS}, {"S_MAX_PAIRS", S_MAX_PAIRS}, {"S_SLOTS", S_SLOTS},
+      {"R_RESET", R_RESET}, {"R_PAUSE", R_PAUSE}, {"R_RESUME", R_RESUME},
+      {"R_HANDLERS", R_HANDLERS}, {"R_MAX_PAIRS", R_MAX_PAIRS},
+      {"REWIND_ANSWER", LHN_REWIND_ANSWER}, {"REWIND_FAIL", LHN_REWIND_FAIL},
+      {"HAS_ON_HEADERS", LHN_HAS_ON_HEADERS}, {"HAS_ON_HEADERS_COMPLETE", LHN_HAS_ON_HEADERS_COMPLETE},
+      {"HPE_USER", HPE_USER},
+  };
+  Napi::Object out = Napi::Object::New(env);
+  for (const Entry& e : entries) out[e.name] = Napi::Number::New(env, e.value);
+  out.Freeze();
+  return out;
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   const LlhttpChoice& llhttp = ChooseLlhttp(env);
   size_t count;
@@ -376,8 +396,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports["llhttpVersion"] = Napi::String::New(env, llhttp.version);
   exports["llhttpSource"] = Napi::String::New(env, llhttp.impl->source);
   exports["napiVersion"] = Napi::Number::New(env, NAPI_VERSION);
-  exports["eventSlots"] = Napi::Number::New(env, LHN_EVENT_SLOTS);
-  exports["pairSlots"] = Napi::Number::New(env, LHN_PAIR_SLOTS);
+  exports["layout"] = Layout(env);
   return exports;
 }
 

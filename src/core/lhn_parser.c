@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 
 /* Chunk extensions allowed per chunk line, as in Node 20. */
@@ -94,8 +95,8 @@ static inline int32_t *event_push(lhn_parser *p, int kind) {
   if (p->event_count == p->event_cap && events_grow(p) != 0) return NULL;
   int32_t *ev = p->events + (size_t)p->event_count * LHN_EVENT_SLOTS;
   p->event_count++;
-  ev[0] = kind;
-  ev[1] = (int32_t)p->st.serial;
+  ev[LHN_EV_KIND] = kind;
+  ev[LHN_EV_SERIAL] = (int32_t)p->st.serial;
   return ev;
 }
 
@@ -175,6 +176,7 @@ static inline uint32_t slab_put(lhn_parser *p, const char *at, size_t len) {
   copy_bytes(p->slab + used, (const uint8_t *)at, len);
   used += (uint32_t)len;
   p->st.slab_len = used;
+  p->slab_version++;
   return used;
 }
 
@@ -182,9 +184,10 @@ static inline int32_t *pair_at(lhn_parser *p, uint32_t index) {
   return p->pairs + (size_t)index * LHN_PAIR_SLOTS;
 }
 
-/* Well-known header names, both as usually written and in lower case,
- * sorted by length; see lhn_known_names(). */
-static const char *const known_names[138] = {
+/* Well-known header names, both as usually written and in lower case; see
+ * lhn_known_names(). At most 255 (pair tags and known_table hold index + 1
+ * in a byte). */
+static const char *const known_names[] = {
   "TE", "te", "Age", "DNT", "Via", "age", "dnt", "via", "Date", "ETag", "From", "Host",
   "Link", "Vary", "date", "etag", "from", "host", "link", "vary", "Allow", "Range",
   "allow", "range", "Accept", "Cookie", "Expect", "Origin", "Pragma", "Server", "accept",
@@ -212,199 +215,139 @@ static const char *const known_names[138] = {
   "Upgrade-Insecure-Requests", "strict-transport-security", "upgrade-insecure-requests",
   "Access-Control-Allow-Origin", "access-control-allow-origin",
 };
-#define KNOWN_MAX_LEN 27
-/* known_names[by_length[n] .. by_length[n + 1]) are the names of length n. */
-static const uint8_t known_by_length[KNOWN_MAX_LEN + 2] = {
-  0, 0, 0, 2, 8, 20, 24, 36, 46, 54, 58, 66, 68, 72, 84, 96, 102, 114, 122, 122, 128, 128, 130, 130, 130, 132, 136, 136, 138,
-};
+#define KNOWN_COUNT (sizeof(known_names) / sizeof(known_names[0]))
+#define KNOWN_HASH_SIZE 512
+#define KNOWN_PER_BUCKET 4
+/* known_table[hash][k]: index + 1 of the names with that hash (0: none);
+ * built once from known_names. */
+static uint8_t known_table[KNOWN_HASH_SIZE][KNOWN_PER_BUCKET];
+static uint8_t known_lengths[KNOWN_COUNT];
+static pthread_once_t known_once = PTHREAD_ONCE_INIT;
+
+/* Of the length and the first and last bytes, ASCII case folded (so that a
+ * name's usual spelling and its lower case share a bucket). */
+static inline uint32_t known_hash(const uint8_t *bytes, size_t len) {
+  uint32_t first = bytes[0] | 0x20, last = bytes[len - 1] | 0x20;
+  return ((uint32_t)len * 61u + first * 7u + last * 3u) & (KNOWN_HASH_SIZE - 1);
+}
+
+static void index_known_names(void) {
+  for (size_t i = 0; i < KNOWN_COUNT; i++) {
+    const uint8_t *name = (const uint8_t *)known_names[i];
+    known_lengths[i] = (uint8_t)strlen(known_names[i]);
+    uint8_t *bucket = known_table[known_hash(name, known_lengths[i])];
+    for (int k = 0; k < KNOWN_PER_BUCKET; k++) {
+      if (bucket[k] == 0) {
+        bucket[k] = (uint8_t)(i + 1);
+        break;
+      }
+    }
+  }
+}
 
 /* Index + 1 of the well-known name equal to bytes[0..len), or 0. */
 static inline int32_t known_name(const uint8_t *bytes, size_t len) {
-  if (len == 0 || len > KNOWN_MAX_LEN) return 0;
-  for (uint32_t i = known_by_length[len]; i < known_by_length[len + 1]; i++) {
-    const char *name = known_names[i];
-    if ((uint8_t)name[0] == bytes[0] && memcmp(name, bytes, len) == 0) return (int32_t)i + 1;
+  if (len == 0) return 0;
+  const uint8_t *bucket = known_table[known_hash(bytes, len)];
+  for (int k = 0; k < KNOWN_PER_BUCKET && bucket[k] != 0; k++) {
+    const char *name = known_names[bucket[k] - 1];
+    if (known_lengths[bucket[k] - 1] == len && (uint8_t)name[0] == bytes[0] &&
+        memcmp(name, bytes, len) == 0) {
+      return bucket[k];
+    }
   }
   return 0;
 }
 
 const char *const *lhn_known_names(size_t *count) {
-  *count = sizeof(known_names) / sizeof(known_names[0]);
+  *count = KNOWN_COUNT;
   return known_names;
 }
 
-/* ---- reuse tags (see lhn_parser.h) --------------------------------------- */
-
-static int byteset_grow(lhn_parser *p, lhn_byteset *set, size_t bytes, uint32_t pairs) {
-  if (set->len + bytes > set->cap) {
-    size_t cap = set->cap ? set->cap : 256;
-    while (cap < set->len + bytes) cap *= 2;
-    void *block = realloc(set->bytes, cap);
-    if (!block) return -1;
-    p->allocations++;
-    set->bytes = block;
-    set->cap = (uint32_t)cap;
-  }
-  if (pairs > set->span_cap) {
-    uint32_t cap = set->span_cap ? set->span_cap * 2 : 16;
-    while (cap < pairs) cap *= 2;
-    void *block = realloc(set->spans, (size_t)cap * 4 * sizeof(uint32_t));
-    if (!block) return -1;
-    p->allocations++;
-    set->spans = block;
-    set->span_cap = cap;
-  }
-  return 0;
-}
-
-static inline int byteset_reserve(lhn_parser *p, lhn_byteset *set, size_t bytes,
-                                  uint32_t pairs) {
-  if (set->len + bytes <= set->cap && pairs <= set->span_cap) return 0;
-  return byteset_grow(p, set, bytes, pairs);
-}
-
-/* Copies slab bytes [start, end) into set; returns their offset there. */
-static uint32_t byteset_add(lhn_byteset *set, const uint8_t *slab, int32_t start, int32_t end) {
-  uint32_t at = set->len;
-  if (end > start) memcpy(set->bytes + at, slab + start, (size_t)(end - start));
-  set->len += (uint32_t)(end - start);
-  return at;
-}
-
-static inline int equal_bytes(const uint8_t *a, const uint8_t *b, size_t n) {
-  for (; n >= 8; n -= 8, a += 8, b += 8) {
-    uint64_t x, y;
-    memcpy(&x, a, 8);
-    memcpy(&y, b, 8);
-    if (x != y) return 0;
-  }
-  if (n >= 4) {
-    uint32_t x, y;
-    memcpy(&x, a, 4);
-    memcpy(&y, b, 4);
-    if (x != y) return 0;
-    n -= 4;
-    a += 4;
-    b += 4;
-  }
-  for (; n > 0; n--) {
-    if (*a++ != *b++) return 0;
-  }
-  return 1;
-}
-
-static inline int same_bytes(const lhn_byteset *set, uint32_t start, uint32_t end,
-                             const uint8_t *slab, int32_t from, int32_t to) {
-  if (end - start != (uint32_t)(to - from)) return 0;
-  return to == from || equal_bytes(set->bytes + start, slab + from, (size_t)(to - from));
-}
+/* ---- header pairs at the end of a header section ---------------------------- */
 
 /* Trims trailing spaces and tabs of the values of pairs [first, first+n), as
- * the built-in does when it hands values over, and tags them for reuse:
- * header pairs are compared with the previous message's and recorded.
- * Returns LHN_HC_PAIRS_SAME when all n pairs repeat the previous message's. */
-static int32_t finish_pairs(lhn_parser *p, uint32_t first, uint32_t n) {
-  lhn_state *st = &p->st;
+ * the built-in does when it hands values over. */
+static void trim_values(lhn_parser *p, uint32_t first, uint32_t n) {
   const uint8_t *slab = p->slab;
-  int32_t *pairs = p->pairs + (size_t)first * LHN_PAIR_SLOTS;
-  for (uint32_t j = 0; j < n; j++) {
-    int32_t *pair = pairs + (size_t)j * LHN_PAIR_SLOTS;
-    int32_t vs = pair[2], ve = pair[3];
+  int32_t *pair = pair_at(p, first);
+  for (uint32_t j = 0; j < n; j++, pair += LHN_PAIR_SLOTS) {
+    int32_t vs = pair[LHN_PAIR_VALUE_START], ve = pair[LHN_PAIR_VALUE_END];
     while (ve > vs && (slab[ve - 1] == ' ' || slab[ve - 1] == '\t')) ve--;
-    pair[3] = ve;
-    pair[4] = 0;
+    pair[LHN_PAIR_VALUE_END] = ve;
   }
-  lhn_byteset *cur = &p->seen[p->seen_prev ^ 1];
-  uint32_t k0 = first - st->msg_pair_first;
-  if (n == 0 || st->headers_completed || cur->count != k0 || k0 >= LHN_REUSE_MAX_PAIRS) return 0;
-  int32_t all_same = LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME;
-  if (n > LHN_REUSE_MAX_PAIRS - k0) {
-    n = LHN_REUSE_MAX_PAIRS - k0;
-    all_same = 0;
-  }
-  /* the pairs' bytes are one run of the slab: record it with one copy */
-  int32_t lo = pairs[0];
-  int32_t hi = pairs[(size_t)(n - 1) * LHN_PAIR_SLOTS + 3];
-  if (byteset_reserve(p, cur, (size_t)(hi - lo), k0 + n) != 0) return 0;
-  uint32_t shift = byteset_add(cur, slab, lo, hi) - (uint32_t)lo;
-  const lhn_byteset *prev = &p->seen[p->seen_prev];
-  const uint8_t *prev_bytes = prev->bytes;
-  uint32_t same_count = prev->count > k0 ? prev->count - k0 : 0;
-  uint32_t *span = cur->spans + (size_t)k0 * 4;
-  uint32_t j = 0;
-  if (same_count >= n) {
-    /* The usual keep-alive case: the whole run repeats the previous
-     * message's, laid out the same way. One compare covers every pair. */
-    const uint32_t *ps = prev->spans + (size_t)k0 * 4;
-    uint32_t plo = ps[0];
-    if (ps[(size_t)(n - 1) * 4 + 3] - plo == (uint32_t)(hi - lo) &&
-        equal_bytes(prev_bytes + plo, slab + lo, (size_t)(hi - lo))) {
-      uint32_t d = (uint32_t)lo - plo;
-      int32_t tag = (int32_t)(k0 << 3) | LHN_PAIR_RECORDED | LHN_PAIR_NAME_SAME |
-                    LHN_PAIR_VALUE_SAME;
-      for (; j < n; j++, span += 4, ps += 4, tag += 8) {
-        int32_t *pair = pairs + (size_t)j * LHN_PAIR_SLOTS;
-        uint32_t ns = (uint32_t)pair[0], ne = (uint32_t)pair[1];
-        uint32_t vs = (uint32_t)pair[2], ve = (uint32_t)pair[3];
-        if (((ps[0] + d) ^ ns) | ((ps[1] + d) ^ ne) | ((ps[2] + d) ^ vs) | ((ps[3] + d) ^ ve)) break;
-        span[0] = ns + shift;
-        span[1] = ne + shift;
-        span[2] = vs + shift;
-        span[3] = ve + shift;
-        pair[4] = tag;
-      }
-    }
-  }
-  for (; j < n; j++, span += 4) {
-    int32_t *pair = pairs + (size_t)j * LHN_PAIR_SLOTS;
-    int32_t ns = pair[0], ne = pair[1], vs = pair[2], ve = pair[3];
-    int32_t tag = (int32_t)((k0 + j) << 3) | LHN_PAIR_RECORDED;
-    if (j < same_count) {
-      const uint32_t *prev_span = prev->spans + (size_t)(k0 + j) * 4;
-      if (prev_span[1] - prev_span[0] == (uint32_t)(ne - ns) &&
-          (ne == ns || equal_bytes(prev_bytes + prev_span[0], slab + ns, (size_t)(ne - ns)))) {
-        tag |= LHN_PAIR_NAME_SAME;
-      }
-      if (prev_span[3] - prev_span[2] == (uint32_t)(ve - vs) &&
-          (ve == vs || equal_bytes(prev_bytes + prev_span[2], slab + vs, (size_t)(ve - vs)))) {
-        tag |= LHN_PAIR_VALUE_SAME;
-      }
-    }
-    if ((tag & LHN_PAIR_NAME_SAME) == 0) {
-      tag |= known_name(slab + ns, (size_t)(ne - ns)) << LHN_PAIR_KNOWN_SHIFT;
-    }
-    span[0] = (uint32_t)ns + shift;
-    span[1] = (uint32_t)ne + shift;
-    span[2] = (uint32_t)vs + shift;
-    span[3] = (uint32_t)ve + shift;
-    pair[4] = tag;
-    all_same &= tag & (LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME);
-  }
-  cur->count = k0 + n;
-  return all_same == (LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME) ? LHN_HC_PAIRS_SAME : 0;
 }
 
-/* At headers complete: compares and records the URL (status text for
- * responses), then makes the recorded message the previous one. Returns
- * LHN_HC_URL_SAME or 0. */
-static int32_t finish_message_reuse(lhn_parser *p, int32_t from, int32_t to) {
-  lhn_byteset *prev = &p->seen[p->seen_prev];
-  lhn_byteset *cur = &p->seen[p->seen_prev ^ 1];
-  int32_t same = same_bytes(prev, prev->url_start, prev->url_end, p->slab, from, to) ?
-                 LHN_HC_URL_SAME : 0;
-  if (byteset_reserve(p, cur, (size_t)(to - from), 0) == 0) {
-    cur->url_start = byteset_add(cur, p->slab, from, to);
-    cur->url_end = cur->len;
-  } else {
-    cur->url_start = cur->url_end = 0;
-    cur->count = 0;
+/* Gives pairs [first, first+n) the index + 1 of their name among
+ * lhn_known_names(), or 0. */
+static void tag_known_names(lhn_parser *p, uint32_t first, uint32_t n) {
+  const uint8_t *slab = p->slab;
+  int32_t *pair = pair_at(p, first);
+  for (uint32_t j = 0; j < n; j++, pair += LHN_PAIR_SLOTS) {
+    int32_t ns = pair[LHN_PAIR_NAME_START];
+    pair[LHN_PAIR_KNOWN_NAME] = known_name(slab + ns, (size_t)(pair[LHN_PAIR_NAME_END] - ns));
   }
-  p->seen_prev ^= 1;
-  p->epoch++;
-  lhn_byteset *next = &p->seen[p->seen_prev ^ 1];
-  next->count = 0;
-  next->len = 0;
-  return same;
+}
+
+/* ---- repeat detection (see LHN_HC_REPEATS) --------------------------------- */
+
+/* A message head's slab bytes (from msg_slab_start), and its layout relative
+ * to them: url or status start and end, then the four offsets of each pair. */
+static uint32_t head_layout(const lhn_parser *p, uint32_t text_start, uint32_t text_end,
+                            uint32_t first, uint32_t n, uint32_t *out) {
+  uint32_t base = p->st.msg_slab_start;
+  out[0] = text_start - base;
+  out[1] = text_end - base;
+  const int32_t *pair = p->pairs + (size_t)first * LHN_PAIR_SLOTS;
+  uint32_t k = 2;
+  for (uint32_t j = 0; j < n; j++, pair += LHN_PAIR_SLOTS, k += 4) {
+    out[k] = (uint32_t)pair[0] - base;
+    out[k + 1] = (uint32_t)pair[1] - base;
+    out[k + 2] = (uint32_t)pair[2] - base;
+    out[k + 3] = (uint32_t)pair[3] - base;
+  }
+  return k;
+}
+
+/* Whether the head of the message whose headers just completed (text and
+ * pairs [first, first+n), none flushed earlier) repeats the recorded one byte
+ * for byte; records it when it does not. Compares the byte counts first, so
+ * that a message that differs in length costs a few instructions. */
+static int head_repeats(lhn_parser *p, uint32_t text_start, uint32_t text_end,
+                        uint32_t first, uint32_t n) {
+  lhn_head_record *rec = &p->previous_head;
+  uint32_t base = p->st.msg_slab_start;
+  uint32_t len = p->st.slab_len - base;
+  const uint8_t *bytes = p->slab + base;
+  uint32_t slots = 2 + 4 * n;
+  if (n > LHN_REPEAT_MAX_PAIRS) {
+    rec->valid = 0;
+    return 0;
+  }
+  uint32_t layout[2 + 4 * LHN_REPEAT_MAX_PAIRS];
+  if (rec->valid && rec->len == len && rec->slots == slots && memcmp(rec->bytes, bytes, len) == 0) {
+    head_layout(p, text_start, text_end, first, n, layout);
+    if (memcmp(rec->layout, layout, (size_t)slots * sizeof(uint32_t)) == 0) return 1;
+    memcpy(rec->layout, layout, (size_t)slots * sizeof(uint32_t));
+    return 0;
+  }
+  if (len > rec->cap) {
+    uint32_t cap = rec->cap ? rec->cap : 512;
+    while (cap < len) cap *= 2;
+    void *block = realloc(rec->bytes, cap);
+    if (!block) {
+      rec->valid = 0;
+      return 0;
+    }
+    p->allocations++;
+    rec->bytes = block;
+    rec->cap = cap;
+  }
+  memcpy(rec->bytes, bytes, len);
+  rec->len = len;
+  rec->slots = head_layout(p, text_start, text_end, first, n, rec->layout);
+  rec->valid = 1;
+  return 0;
 }
 
 /* The built-in's Flush(): hands pending pairs and the URL to kOnHeaders. */
@@ -412,12 +355,13 @@ static int flush_headers(lhn_parser *p) {
   lhn_state *st = &p->st;
   int32_t *ev = event_push(p, LHN_EV_HEADERS);
   if (!ev) return out_of_memory(p);
-  ev[7] = finish_pairs(p, st->pair_base, st->num_values);
-  ev[2] = (int32_t)st->pair_base;
-  ev[3] = (int32_t)st->num_values;
-  ev[4] = (int32_t)st->url_start;
-  ev[5] = (int32_t)st->url_end;
-  ev[6] = p->epoch;
+  p->slab_wanted = 1;
+  trim_values(p, st->pair_base, st->num_values);
+  tag_known_names(p, st->pair_base, st->num_values);
+  ev[LHN_EV_FIRST_PAIR] = (int32_t)st->pair_base;
+  ev[LHN_EV_PAIR_COUNT] = (int32_t)st->num_values;
+  ev[LHN_EV_TEXT_START] = (int32_t)st->url_start;
+  ev[LHN_EV_TEXT_END] = (int32_t)st->url_end;
   if (p->handlers & LHN_HAS_ON_HEADERS) {
     st->url_start = st->url_end = st->slab_len;
     st->have_flushed = 1;
@@ -434,6 +378,7 @@ static int on_message_begin(llhttp_t *h) {
     st->reset_on_begin = 0;
     st->slab_len = 0;
     st->pair_count = 0;
+    p->slab_version++;
   }
   st->msg_slab_start = st->slab_len;
   st->pair_base = st->pair_count;
@@ -443,9 +388,6 @@ static int on_message_begin(llhttp_t *h) {
   st->headers_completed = 0;
   st->chunk_ext_nread = 0;
   st->in_message = 1;
-  lhn_byteset *cur = &p->seen[p->seen_prev ^ 1];
-  cur->count = 0;
-  cur->len = 0;
   st->message_start_ns = lhn_now_ns();
   st->url_start = st->url_end = st->slab_len;
   st->status_start = st->status_end = st->slab_len;
@@ -519,7 +461,7 @@ static int on_header_field(llhttp_t *h, const char *at, size_t len) {
   if (rv != 0) return leave(p, rv);
   uint32_t used = slab_put(p, at, len);
   if (used == SLAB_FULL) return leave(p, out_of_memory(p));
-  p->pairs[(size_t)(st->pair_count - 1) * LHN_PAIR_SLOTS + 1] = (int32_t)used;
+  pair_at(p, st->pair_count - 1)[LHN_PAIR_NAME_END] = (int32_t)used;
   return leave(p, 0);
 }
 
@@ -528,15 +470,15 @@ static int on_header_value(llhttp_t *h, const char *at, size_t len) {
   lhn_state *st = &p->st;
   int rv = track_header(p, len);
   if (rv != 0) return leave(p, rv);
-  int32_t *pair = p->pairs + (size_t)(st->pair_count - 1) * LHN_PAIR_SLOTS;
+  int32_t *pair = pair_at(p, st->pair_count - 1);
   if (st->num_values != st->num_fields) {
     /* a new value */
     st->num_values++;
-    pair[2] = (int32_t)st->slab_len;
+    pair[LHN_PAIR_VALUE_START] = (int32_t)st->slab_len;
   }
   uint32_t used = slab_put(p, at, len);
   if (used == SLAB_FULL) return leave(p, out_of_memory(p));
-  pair[3] = (int32_t)used;
+  pair[LHN_PAIR_VALUE_END] = (int32_t)used;
   return leave(p, 0);
 }
 
@@ -567,35 +509,43 @@ static int on_headers_complete(llhttp_t *h) {
   uint32_t index = p->event_count;
   int answer = 0;
   if (index < p->regen_limit && !held) {
-    answer = p->events[(size_t)index * LHN_EVENT_SLOTS + 11];
+    answer = p->events[(size_t)index * LHN_EVENT_SLOTS + LHN_EV_ANSWER];
   }
   int32_t *ev = event_push(p, LHN_EV_HEADERS_COMPLETE);
   if (!ev) return leave(p, out_of_memory(p));
-  int32_t pairs_same = 0;
+  p->slab_wanted = 1;
+  uint32_t text_start = ll->type == HTTP_REQUEST ? st->url_start : st->status_start;
+  uint32_t text_end = ll->type == HTTP_REQUEST ? st->url_end : st->status_end;
+  int32_t flags = (ll->upgrade ? LHN_HC_UPGRADE : 0) |
+                  (p->ll->should_keep_alive(ll) ? LHN_HC_KEEP_ALIVE : 0);
   if (flushed) {
-    ev[2] = 0;
-    ev[3] = -1;
+    ev[LHN_EV_FIRST_PAIR] = 0;
+    ev[LHN_EV_PAIR_COUNT] = -1;
+    p->previous_head.valid = 0;
   } else {
-    pairs_same = finish_pairs(p, st->pair_base, st->num_values);
-    ev[2] = (int32_t)st->pair_base;
-    ev[3] = (int32_t)st->num_values;
+    trim_values(p, st->pair_base, st->num_values);
+    if (st->have_flushed) {
+      /* (no kOnHeadersComplete: part of the head left with a flush) */
+      p->previous_head.valid = 0;
+      tag_known_names(p, st->pair_base, st->num_values);
+    } else if (head_repeats(p, text_start, text_end, st->pair_base, st->num_values)) {
+      flags |= LHN_HC_REPEATS;
+    } else {
+      tag_known_names(p, st->pair_base, st->num_values);
+    }
+    ev[LHN_EV_FIRST_PAIR] = (int32_t)st->pair_base;
+    ev[LHN_EV_PAIR_COUNT] = (int32_t)st->num_values;
   }
-  if (ll->type == HTTP_REQUEST) {
-    ev[4] = (int32_t)st->url_start;
-    ev[5] = (int32_t)st->url_end;
-  } else {
-    ev[4] = (int32_t)st->status_start;
-    ev[5] = (int32_t)st->status_end;
-  }
-  ev[12] = p->epoch;
+  ev[LHN_EV_TEXT_START] = (int32_t)text_start;
+  ev[LHN_EV_TEXT_END] = (int32_t)text_end;
+  ev[LHN_EV_FLAGS] = flags;
+  ev[LHN_EV_STATUS] = ll->status_code;
+  ev[LHN_EV_METHOD] = ll->method;
+  ev[LHN_EV_HTTP_MAJOR] = ll->http_major;
+  ev[LHN_EV_HTTP_MINOR] = ll->http_minor;
+  ev[LHN_EV_ANSWER] = answer;
+  ev[LHN_EV_MESSAGE_NUMBER] = (int32_t)++p->message_number;
   st->headers_completed = 1;
-  ev[6] = finish_message_reuse(p, ev[4], ev[5]) | pairs_same | (ll->upgrade ? LHN_HC_UPGRADE : 0) |
-          (p->ll->should_keep_alive(ll) ? LHN_HC_KEEP_ALIVE : 0);
-  ev[7] = ll->status_code;
-  ev[8] = ll->method;
-  ev[9] = ll->http_major;
-  ev[10] = ll->http_minor;
-  ev[11] = answer;
 
   if (!held) {
     st->pair_base = st->pair_count;
@@ -609,8 +559,8 @@ static int on_body(llhttp_t *h, const char *at, size_t len) {
   if (len != 0) {
     int32_t *ev = event_push(p, LHN_EV_BODY);
     if (!ev) return leave(p, out_of_memory(p));
-    ev[2] = (int32_t)(at - p->input);
-    ev[3] = (int32_t)len;
+    ev[LHN_EV_BODY_START] = (int32_t)(at - p->input);
+    ev[LHN_EV_BODY_LENGTH] = (int32_t)len;
   }
   return leave(p, 0);
 }
@@ -659,7 +609,7 @@ void lhn_parser_init(lhn_parser *p, lhn_grow_fn grow, void *grow_ctx) {
   memset(p, 0, sizeof(*p));
   p->grow = grow;
   p->grow_ctx = grow_ctx;
-  p->epoch = 1;
+  pthread_once(&known_once, index_known_names);
   p->handlers = LHN_HAS_ALL;
   p->ll = lhn_llhttp_current();
 }
@@ -739,7 +689,6 @@ static void run(lhn_parser *p, const char *data, size_t len, lhn_result *out) {
    * must still be a real position. */
   if (data == NULL) data = "";
   p->input = data;
-  p->input_len = len;
   llhttp_errno_t err = p->ll->execute(&p->st.llhttp, data, len);
   report(p, data, len, err, out);
   p->regen_limit = 0;
@@ -767,6 +716,8 @@ static void compact(lhn_parser *p) {
   st->msg_pair_first = 0;
   p->compacted_pairs = first;
   p->compacted_bytes = shift;
+  p->slab_version++;
+  p->slab_wanted = 1;
   for (uint32_t i = 0; i < st->pair_count; i++) {
     int32_t *pair = pair_at(p, i);
     for (int k = 0; k < 4; k++) pair[k] -= (int32_t)shift; /* offsets, not the tag */
@@ -789,6 +740,7 @@ void lhn_parser_execute(lhn_parser *p, const char *data, size_t len, lhn_result 
     p->event_count = 0;
     return;
   }
+  p->slab_wanted = 0;
   compact(p);
   p->saved = p->st;
   p->event_count = 0;
@@ -802,14 +754,18 @@ int lhn_parser_rewind(lhn_parser *p, const char *data, size_t len,
                       int fail_code, lhn_result *out) {
   if (event_index >= p->event_count) return -1;
   int32_t *ev = p->events + (size_t)event_index * LHN_EVENT_SLOTS;
-  uint32_t serial = (uint32_t)ev[1];
-  if ((actions & LHN_REWIND_ANSWER) && ev[0] == LHN_EV_HEADERS_COMPLETE) ev[11] = answer;
+  uint32_t serial = (uint32_t)ev[LHN_EV_SERIAL];
+  if ((actions & LHN_REWIND_ANSWER) && ev[LHN_EV_KIND] == LHN_EV_HEADERS_COMPLETE) {
+    ev[LHN_EV_ANSWER] = answer;
+  }
   if (actions & LHN_REWIND_FAIL) {
     p->fail_serial = serial;
     p->fail_code = fail_code;
   }
   p->regen_limit = event_index + 1;
   p->st = p->saved;
+  p->slab_version++;
+  p->slab_wanted = 1;
   p->event_count = 0;
   run(p, data, len, out);
   return 0;
@@ -817,10 +773,33 @@ int lhn_parser_rewind(lhn_parser *p, const char *data, size_t len,
 
 void lhn_parser_finish(lhn_parser *p, lhn_result *out) {
   p->event_count = 0;
+  p->slab_wanted = 0;
   p->input = NULL;
-  p->input_len = 0;
   llhttp_errno_t err = p->ll->finish(&p->st.llhttp);
   report(p, NULL, 0, err, out);
+}
+
+uint32_t lhn_parser_event_count(const lhn_parser *p) { return p->event_count; }
+
+const uint8_t *lhn_parser_take_slab(lhn_parser *p, size_t *len) {
+  if (!p->slab_wanted || p->slab_version == p->slab_version_taken) return NULL;
+  p->slab_version_taken = p->slab_version;
+  *len = p->st.slab_len;
+  return p->slab;
+}
+void lhn_parser_compaction(const lhn_parser *p, uint32_t *pairs, uint32_t *bytes) {
+  *pairs = p->compacted_pairs;
+  *bytes = p->compacted_bytes;
+}
+
+int lhn_parser_headers_completed(const lhn_parser *p) { return p->st.headers_completed; }
+
+uint64_t lhn_parser_message_start_ns(const lhn_parser *p) { return p->st.message_start_ns; }
+
+void lhn_parser_stats(const lhn_parser *p, lhn_stats *out) {
+  out->allocations = p->allocations;
+  out->slab_growths = p->slab_growths;
+  out->slab_capacity = p->slab_cap;
 }
 
 void lhn_parser_pause(lhn_parser *p) { p->ll->pause(&p->st.llhttp); }
@@ -828,11 +807,8 @@ void lhn_parser_pause(lhn_parser *p) { p->ll->pause(&p->st.llhttp); }
 void lhn_parser_resume(lhn_parser *p) { p->ll->resume(&p->st.llhttp); }
 
 void lhn_parser_destroy(lhn_parser *p) {
-  for (int i = 0; i < 2; i++) {
-    free(p->seen[i].bytes);
-    free(p->seen[i].spans);
-    memset(&p->seen[i], 0, sizeof(p->seen[i]));
-  }
+  free(p->previous_head.bytes);
+  memset(&p->previous_head, 0, sizeof(p->previous_head));
   if (!p->grow) {
     free(p->slab);
     free(p->pairs);

@@ -4,16 +4,17 @@
  * into a scripting runtime. Header bytes (names, values, URL, status message)
  * are copied into a per-parser slab and referred to by [start, end) offsets.
  *
- * The core knows nothing of N-API. It mirrors the behaviour of Node.js 20's
+ * The core knows nothing of N-API. It mirrors the behaviour of Node's
  * built-in parser binding (src/node_http_parser.cc): the same llhttp
  * callbacks, header byte accounting, 32-field flushes and error reporting.
  *
  * Replay protocol: the caller executes a buffer, then walks the events. When
  * the caller's handler for an event changes the course of parsing (a
- * kOnHeadersComplete answer other than 0, a handler that throws), it calls lhn_parser_rewind() with that event's index and
- * re-executes the same buffer: the core restores the state it had when the
- * buffer began, replays llhttp up to that event, applies the action there, and
- * regenerates the events that follow. Events up to the index come out the
+ * kOnHeadersComplete answer other than 0, a handler that throws), it calls
+ * lhn_parser_rewind() with that event's index and re-executes the same
+ * buffer: the core restores the state it had when the buffer began, replays
+ * llhttp up to that event, applies the action there, and regenerates the
+ * events that follow. Events up to the index come out the
  * same, so the caller continues after it.
  */
 #ifndef LHN_PARSER_H
@@ -37,26 +38,43 @@ enum lhn_event_kind {
   LHN_EV_MESSAGE_COMPLETE = 5  /* kOnMessageComplete */
 };
 
-/*
- * Each event is LHN_EVENT_SLOTS int32 values:
- *   [0] kind  [1] llhttp callback serial (used by rewind)
- *   HEADERS:          [2] first pair  [3] pair count  [4] url start [5] url end
- *   HEADERS_COMPLETE: [2] first pair  [3] pair count or -1 when headers were
- *                     flushed earlier (headers and url are then undefined)
- *                     [4] url/status start [5] url/status end
- *                     [6] flags: LHN_HC_*  [7] status code
- *                     [8] method  [9] http major  [10] http minor
- *                     [11] the handler's answer, kept for rewinds
- *                     [12] reuse epoch of the message (see below)
- *   HEADERS:          [6] reuse epoch of the message  [7] LHN_HC_PAIRS_SAME or 0
- *   BODY:             [2] input offset  [3] length
- */
-#define LHN_EVENT_SLOTS 16
-#define LHN_HC_UPGRADE 1
-#define LHN_HC_KEEP_ALIVE 2
-#define LHN_HC_URL_SAME 4 /* URL / status text repeats the previous message's */
-#define LHN_HC_PAIRS_SAME 8 /* every pair delivered with the event repeats the
-                               previous message's (HEADERS events: slot [7]) */
+/* Each event is LHN_EVENT_SLOTS int32 values; which slot holds what. Slab
+ * offsets are [start, end) into the slab (see below). */
+enum lhn_event_slot {
+  LHN_EV_KIND = 0,           /* enum lhn_event_kind */
+  LHN_EV_SERIAL = 1,         /* llhttp callback serial (used by rewind) */
+  /* HEADERS and HEADERS_COMPLETE */
+  LHN_EV_FIRST_PAIR = 2,     /* first pair in the pair table */
+  LHN_EV_PAIR_COUNT = 3,     /* pairs; -1 at HEADERS_COMPLETE when they were
+                                flushed earlier (headers and URL are then
+                                undefined for kOnHeadersComplete) */
+  LHN_EV_TEXT_START = 4,     /* URL (requests) or status text (responses) */
+  LHN_EV_TEXT_END = 5,
+  /* HEADERS_COMPLETE only */
+  LHN_EV_FLAGS = 6,          /* LHN_HC_* bits */
+  LHN_EV_STATUS = 7,         /* status code */
+  LHN_EV_METHOD = 8,         /* llhttp method number */
+  LHN_EV_HTTP_MAJOR = 9,
+  LHN_EV_HTTP_MINOR = 10,
+  LHN_EV_ANSWER = 11,        /* the handler's answer, kept for rewinds */
+  LHN_EV_MESSAGE_NUMBER = 12, /* numbers messages for LHN_HC_REPEATS */
+  /* BODY */
+  LHN_EV_BODY_START = 2,     /* offset into the input */
+  LHN_EV_BODY_LENGTH = 3,
+  LHN_EVENT_SLOTS = 16
+};
+
+/* Bits of a HEADERS_COMPLETE event's LHN_EV_FLAGS. */
+enum lhn_headers_flag {
+  LHN_HC_UPGRADE = 1,
+  LHN_HC_KEEP_ALIVE = 2,
+  /* The URL or status text and every header pair repeat, byte for byte, those
+   * of the message numbered LHN_EV_MESSAGE_NUMBER - 1 (whose headers were
+   * not flushed early either). A caller that kept the strings it made for
+   * that message may hand them out again. Message numbers only grow (a
+   * rewind renumbers the messages it regenerates). */
+  LHN_HC_REPEATS = 4
+};
 
 /*
  * Slab and pair table only grow during one execute (pipelined messages are
@@ -64,28 +82,22 @@ enum lhn_event_kind {
  * has replayed the buffer. At the next execute, a message still under way is
  * moved to the front; otherwise the next message begin empties them.
  *
- * Each header pair is 5 int32 values: name start, name end, value start,
- * value end (trailing spaces and tabs trimmed), offsets into the slab, and a
- * reuse tag.
- *
- * Reuse: the core remembers the bytes of the last message's header pairs
- * (the first LHN_REUSE_MAX_PAIRS) and URL. A header pair delivered at
- * position k of its message gets tag (k << 3) | LHN_PAIR_RECORDED, plus
- * LHN_PAIR_NAME_SAME / LHN_PAIR_VALUE_SAME when its name / value bytes equal
- * those at position k of the message before. Messages are numbered by an
- * epoch carried in their events; "the message before" of epoch E is the one
- * of epoch E - 1. A caller that kept the strings it made for epoch E - 1 may
- * reuse them instead of decoding the bytes again. Trailers get tag 0.
+ * Each header pair is LHN_PAIR_SLOTS int32 values: its name and value as slab
+ * offsets (trailing spaces and tabs of the value trimmed), and which
+ * well-known name (lhn_known_names()) it has, as index + 1, or 0. A pair of a
+ * message whose headers repeat (LHN_HC_REPEATS) has no known-name tag.
  */
-#define LHN_PAIR_SLOTS 5
-#define LHN_PAIR_NAME_SAME 1
-#define LHN_PAIR_VALUE_SAME 2
-#define LHN_PAIR_RECORDED 4
-#define LHN_REUSE_MAX_PAIRS 128
-/* A header name that does not repeat the previous message's but is one of
- * the well-known names of lhn_known_names() carries its index + 1 in bits
- * 16..23 of the tag, so that the caller can use a string made once. */
-#define LHN_PAIR_KNOWN_SHIFT 16
+enum lhn_pair_slot {
+  LHN_PAIR_NAME_START = 0,
+  LHN_PAIR_NAME_END = 1,
+  LHN_PAIR_VALUE_START = 2,
+  LHN_PAIR_VALUE_END = 3,
+  LHN_PAIR_KNOWN_NAME = 4,
+  LHN_PAIR_SLOTS = 5
+};
+
+/* Messages with more header pairs than this are never LHN_HC_REPEATS. */
+#define LHN_REPEAT_MAX_PAIRS 64
 
 /* The built-in parser flushes headers to JavaScript when a message has this
  * many fields pending. */
@@ -127,14 +139,14 @@ typedef struct lhn_result {
 
 typedef struct lhn_parser lhn_parser;
 
-/* The bytes of one message's header pairs and URL, for reuse tags. */
-typedef struct lhn_byteset {
+/* The slab bytes and layout of the last message head, for LHN_HC_REPEATS. */
+typedef struct lhn_head_record {
   uint8_t *bytes;
   uint32_t len, cap;
-  uint32_t *spans;   /* per pair: name start, name end, value start, value end */
-  uint32_t count, span_cap;
-  uint32_t url_start, url_end;
-} lhn_byteset;
+  uint32_t layout[2 + 4 * LHN_REPEAT_MAX_PAIRS]; /* text, then each pair */
+  uint32_t slots;         /* layout values in use */
+  int valid;
+} lhn_head_record;
 
 /* Per-message and per-buffer state that rewind restores. Plain data. */
 typedef struct lhn_state {
@@ -160,16 +172,20 @@ typedef struct lhn_state {
   uint8_t reset_on_begin;    /* the next message begin empties the slab */
 } lhn_state;
 
+/* The parser. Its fields are the core's own: callers embed the struct but
+ * read it only through the lhn_parser_* functions below. */
 struct lhn_parser {
   const struct lhn_llhttp *ll; /* the llhttp it calls (lhn_llhttp.h) */
   lhn_state st;
   lhn_state saved;        /* state when the current buffer began */
   const char *input;      /* current buffer */
-  size_t input_len;
 
   /* growable buffers */
   uint8_t *slab;
   uint32_t slab_cap;
+  uint32_t slab_version;  /* changes whenever the slab's bytes do */
+  uint32_t slab_version_taken; /* as of the last lhn_parser_take_slab() */
+  int slab_wanted;        /* the last call recorded strings or moved bytes */
   int32_t *pairs;
   uint32_t pair_cap;      /* in pairs */
   int32_t *events;
@@ -192,9 +208,8 @@ struct lhn_parser {
   lhn_grow_fn grow;
   void *grow_ctx;
 
-  lhn_byteset seen[2];    /* previous message and the one being recorded */
-  uint32_t seen_prev;     /* index of the previous message's set */
-  int32_t epoch;          /* epoch of the message being recorded */
+  lhn_head_record previous_head; /* for LHN_HC_REPEATS */
+  uint32_t message_number;       /* of the last headers-complete event */
 
   uint64_t allocations;   /* buffer (re)allocations since creation */
   uint64_t slab_growths;
@@ -258,12 +273,11 @@ void lhn_parser_execute(lhn_parser *p, const char *data, size_t len,
  * happens at the event with index event_index according to actions
  * (LHN_REWIND_* bits): ANSWER makes that headers-complete callback return
  * answer (answers given to earlier events of the buffer are kept); FAIL makes
- * that callback fail with fail_code (-1 for a callback error, HPE_USER for a JavaScript
- * exception). Events up to event_index come out identical, except for their
- * reuse tags and epochs: the reuse memory is not rewound and epochs only
- * grow, so a caller never reuses strings across a rewind. data/len must be
- * the buffer given to the last execute. Returns 0, or -1 if event_index is not
- * an event of the current buffer.
+ * that callback fail with fail_code (-1 for a callback error, HPE_USER for a
+ * JavaScript exception). Events up to event_index come out identical, except
+ * for their message numbers, which only grow. data/len must be the buffer
+ * given to the last execute. Returns 0, or -1 if event_index is not an event
+ * of the current buffer.
  */
 int lhn_parser_rewind(lhn_parser *p, const char *data, size_t len,
                       uint32_t event_index, unsigned actions, int answer,
@@ -277,6 +291,36 @@ void lhn_parser_finish(lhn_parser *p, lhn_result *out);
  * the current execute; callers get the same by calling this afterwards. */
 void lhn_parser_pause(lhn_parser *p);
 void lhn_parser_resume(lhn_parser *p);
+
+/* ---- what a call left, for the caller --------------------------------- */
+
+/* Events recorded by the last execute, rewind or finish. */
+uint32_t lhn_parser_event_count(const lhn_parser *p);
+
+/* The slab, the bytes slab offsets in events and pairs refer to, for a
+ * caller that keeps a copy of it to cut strings from: NULL when the copy
+ * taken last still holds every byte that the events of the last call and the
+ * current message's pairs refer to, else the slab (its length in *len), which
+ * then counts as taken. */
+const uint8_t *lhn_parser_take_slab(lhn_parser *p, size_t *len);
+
+/* How far the last execute moved the message under way down the pair table
+ * and the slab (indices and offsets a caller kept shift down by these). */
+void lhn_parser_compaction(const lhn_parser *p, uint32_t *pairs, uint32_t *bytes);
+
+/* Whether the headers of the current message have completed. */
+int lhn_parser_headers_completed(const lhn_parser *p);
+
+/* When the message under way began (lhn_now_ns()), or 0 between messages. */
+uint64_t lhn_parser_message_start_ns(const lhn_parser *p);
+
+/* Counters for tests and benchmarks. */
+typedef struct lhn_stats {
+  uint64_t allocations;  /* buffer (re)allocations since init */
+  uint64_t slab_growths;
+  uint32_t slab_capacity;
+} lhn_stats;
+void lhn_parser_stats(const lhn_parser *p, lhn_stats *out);
 
 /* Free the buffers the core allocated itself (those of the memory hook stay
  * with the hook's owner). */
