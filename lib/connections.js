@@ -33,9 +33,6 @@
 
 const lists = new WeakMap();
 const patched = new WeakSet();
-// The start stamped at initialize, while the parser is in a list: a parser
-// whose start is still that one has not begun a message since.
-const initStarts = new WeakMap();
 
 function nowMs() {
   // uv_hrtime()'s clock (CLOCK_MONOTONIC), as the core stamps message starts.
@@ -79,7 +76,7 @@ function patchPrototype(proto) {
       const freshIsIdle = idleBeforeFirstRequest();
       for (const parser of members.keys()) {
         const start = startOf(parser);
-        if (start === 0 || (freshIsIdle && start === initStarts.get(parser))) result.push(parser);
+        if (start === 0 || (freshIsIdle && !parser._begunSinceInit)) result.push(parser);
       }
     }
     return result;
@@ -175,18 +172,16 @@ function adopt(list) {
   return true;
 }
 
-// initialize(..., list): joins `list` (leaving any earlier one).
+// initialize(..., list): joins `list` (leaving any earlier one). Returns
+// whether the parser is now in a ConnectionsList (the parser then starts its
+// message clock, as the built-in does).
 function track(parser, list) {
   if (parser._connections !== null) untrack(parser);
-  if (list === null || list === undefined) return;
+  if (list === null || list === undefined) return false;
   parser._connections = list;
-  if (!adopt(list)) return;
+  if (!adopt(list)) return false;
   lists.get(list).set(parser, 0);
-  // The built-in stamps the start at initialize when given a list; the core
-  // re-stamps it at the next message begin (and publishes after each execute).
-  const start = nowMs();
-  parser._messageStart[0] = start;
-  initStarts.set(parser, start);
+  return true;
 }
 
 // remove() / close(): leaves the list.
@@ -194,9 +189,8 @@ function untrack(parser) {
   const list = parser._connections;
   if (list === null) return;
   parser._connections = null;
-  initStarts.delete(parser);
   const members = lists.get(list);
   if (members !== undefined) members.delete(parser);
 }
 
-module.exports = { track, untrack, adopt, nowMs, idleBeforeFirstRequest };
+module.exports = { track, untrack, nowMs, idleBeforeFirstRequest };

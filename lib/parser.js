@@ -26,7 +26,7 @@ const {
   EVENT_SLOTS, HC_UPGRADE, HC_KEEP_ALIVE, HC_REPEATS,
   S_REQUEST, S_TYPE, S_MAX_HEADER, S_LENIENT, S_EVENTS, S_NREAD, S_ERROR, S_GENERATION,
   S_HEADERS_DONE, S_PAIR_SHIFT, S_SLAB_SHIFT, S_UPGRADED, S_HANDLERS, S_MAX_PAIRS, S_SLOTS,
-  R_RESET, R_PAUSE, R_RESUME, R_HANDLERS, R_MAX_PAIRS, REWIND_ANSWER, REWIND_FAIL,
+  R_RESET, R_PAUSE, R_RESUME, R_HANDLERS, R_MAX_PAIRS, R_SET_START, REWIND_ANSWER, REWIND_FAIL,
   HAS_ON_HEADERS, HAS_ON_HEADERS_COMPLETE, HPE_USER,
 } = binding.layout;
 const HAS_ALL = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE;
@@ -129,6 +129,7 @@ class HTTPParser {
     this._consumedSocket = null;
     this._drainTicks = false;
     this._initCount = 0;
+    this._begunSinceInit = false; // for lib/connections.js
     // The properties Node's lib puts on a parser, present from the start so
     // that every parser has the same shape.
     this._headers = [];
@@ -184,7 +185,13 @@ class HTTPParser {
     if (!this._destroyed && this._asyncResource !== null) this._asyncResource.emitDestroy();
     this._asyncResource = new AsyncResource(ASYNC_TYPES[type], MANUAL_DESTROY);
     this._destroyed = false;
-    connections.track(this, connectionsList);
+    this._begunSinceInit = false;
+    if (connections.track(this, connectionsList)) {
+      // The built-in starts the clock of a parser that joins a connections
+      // list here; the core keeps it until a message begins.
+      this._messageStart[0] = connections.nowMs();
+      state[S_REQUEST] |= R_SET_START;
+    }
   }
 
   execute(data) {
@@ -446,6 +453,7 @@ class HTTPParser {
     switch (kind) {
       case EV_MESSAGE_BEGIN: {
         this._replayInMessage = true;
+        this._begunSinceInit = true;
         this._replayHeadersDone = false;
         this._hdrCount = -1;
         this._trlCount = -1;
@@ -663,7 +671,7 @@ class HTTPParser {
     if (this._closed) return undefined;
     const start = this._messageStart[0];
     // The core stamps message starts with CLOCK_MONOTONIC, like hrtime.
-    return start === 0 ? 0 : Number(process.hrtime.bigint()) / 1e6 - start;
+    return start === 0 ? 0 : connections.nowMs() - start;
   }
 
   // The start of the message under way in ms (0: none), for lib/connections.js:
@@ -674,7 +682,7 @@ class HTTPParser {
     const published = this._messageStart[0];
     if (this._input === null) return published;
     if (!this._replayInMessage) return 0;
-    return published !== 0 ? published : Number(process.hrtime.bigint()) / 1e6;
+    return published !== 0 ? published : connections.nowMs();
   }
 
   // headersCompleted() where the line has it; lib/connections.js asks it too.

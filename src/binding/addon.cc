@@ -36,10 +36,17 @@ enum StateSlot {
   S_UPGRADED = 11,    // native -> JS: an upgrade stopped the last call
   S_HANDLERS = 12,    // JS -> native: LHN_HAS_* bits for R_HANDLERS
   S_MAX_PAIRS = 13,   // JS -> native: header pair limit for R_MAX_PAIRS
-  S_SLOTS = 14        // then one float64: message start in ms, 0 when idle
+  S_SLOTS = 14        // then one float64: message start in ms, 0 when idle (both ways)
 };
 // Requests JavaScript leaves in S_REQUEST, applied at the next call.
-enum Request { R_RESET = 1, R_PAUSE = 2, R_RESUME = 4, R_HANDLERS = 8, R_MAX_PAIRS = 16 };
+enum Request {
+  R_RESET = 1,
+  R_PAUSE = 2,
+  R_RESUME = 4,
+  R_HANDLERS = 8,
+  R_MAX_PAIRS = 16,
+  R_SET_START = 32  // the message start slot holds a start set by JavaScript
+};
 constexpr size_t kStateBytes = S_SLOTS * sizeof(int32_t) + sizeof(double);
 
 class Parser : public Napi::ObjectWrap<Parser> {
@@ -106,6 +113,10 @@ class Parser : public Napi::ObjectWrap<Parser> {
     if (req & R_HANDLERS) lhn_parser_set_handlers(&core_, static_cast<unsigned>(state_[S_HANDLERS]));
     if (req & R_MAX_PAIRS) {
       lhn_parser_set_max_header_pairs(&core_, static_cast<uint32_t>(state_[S_MAX_PAIRS]));
+    }
+    if (req & R_SET_START) {
+      double start_ms = *reinterpret_cast<const double*>(state_ + S_SLOTS);
+      lhn_parser_set_message_start(&core_, static_cast<uint64_t>(start_ms * 1e6));
     }
     if (req & R_PAUSE) lhn_parser_pause(&core_);
     if (req & R_RESUME) lhn_parser_resume(&core_);
@@ -372,7 +383,7 @@ Napi::Object Layout(Napi::Env env) {
       {"S_PAIR_SHIFT", S_PAIR_SHIFT}, {"S_SLAB_SHIFT", S_SLAB_SHIFT}, {"S_UPGRADED", S_UPGRADED},
       {"S_HANDLERS", S_HANDLERS}, {"S_MAX_PAIRS", S_MAX_PAIRS}, {"S_SLOTS", S_SLOTS},
       {"R_RESET", R_RESET}, {"R_PAUSE", R_PAUSE}, {"R_RESUME", R_RESUME},
-      {"R_HANDLERS", R_HANDLERS}, {"R_MAX_PAIRS", R_MAX_PAIRS},
+      {"R_HANDLERS", R_HANDLERS}, {"R_MAX_PAIRS", R_MAX_PAIRS}, {"R_SET_START", R_SET_START},
       {"REWIND_ANSWER", LHN_REWIND_ANSWER}, {"REWIND_FAIL", LHN_REWIND_FAIL},
       {"HAS_ON_HEADERS", LHN_HAS_ON_HEADERS}, {"HAS_ON_HEADERS_COMPLETE", LHN_HAS_ON_HEADERS_COMPLETE},
       {"HPE_USER", HPE_USER},

@@ -796,6 +796,10 @@ int lhn_parser_headers_completed(const lhn_parser *p) { return p->st.headers_com
 
 uint64_t lhn_parser_message_start_ns(const lhn_parser *p) { return p->st.message_start_ns; }
 
+void lhn_parser_set_message_start(lhn_parser *p, uint64_t start_ns) {
+  p->st.message_start_ns = start_ns;
+}
+
 void lhn_parser_stats(const lhn_parser *p, lhn_stats *out) {
   out->allocations = p->allocations;
   out->slab_growths = p->slab_growths;

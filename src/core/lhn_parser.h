@@ -314,6 +314,12 @@ int lhn_parser_headers_completed(const lhn_parser *p);
 /* When the message under way began (lhn_now_ns()), or 0 between messages. */
 uint64_t lhn_parser_message_start_ns(const lhn_parser *p);
 
+/* Sets when the message under way began, before any of it arrived: Node's
+ * parser starts that clock when it joins a connections list at initialize
+ * (so that a connection that sends nothing, or only empty lines, times out).
+ * It holds until a message begins or completes. */
+void lhn_parser_set_message_start(lhn_parser *p, uint64_t start_ns);
+
 /* Counters for tests and benchmarks. */
 typedef struct lhn_stats {
   uint64_t allocations;  /* buffer (re)allocations since init */
