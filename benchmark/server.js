@@ -481,7 +481,11 @@ function identity(pkg = ROOT) {
     return hash.digest('hex').slice(0, 10);
   };
   const libDir = path.join(pkg, 'lib');
-  out.lib = digest(fs.readdirSync(libDir).filter((f) => f.endsWith('.js')).sort().map((f) => path.join(libDir, f)));
+  let libFiles = [];
+  try {
+    libFiles = fs.readdirSync(libDir).filter((f) => f.endsWith('.js')).sort().map((f) => path.join(libDir, f));
+  } catch {}
+  out.lib = digest(libFiles);
   out.addon = digest([path.join(pkg, 'build', 'Release', 'llhttp_napi.node')]);
   return out;
 }
@@ -542,6 +546,7 @@ async function e2e({ workloads: names = workloads.NAMES, rounds = 9, duration = 
         onProgress({ step: step++, steps, what: `${workload}: tick/emit count` });
         w.counts = await pairedRound({ workload, loader, round: 0, warmup: Math.min(warmup, 1), duration: countDuration,
           connections, seed, pkg, count: true });
+        if (w.counts.unavailable) result.unavailable = w.counts.unavailable;
       }
       const ratios = w.rounds.map((r) => r.ratio).filter(Number.isFinite);
       if (ratios.length) {
@@ -576,7 +581,7 @@ function compat(result) {
   result.paired = w.rounds;
   result.builtin = w.rounds.map((r) => r.builtin.cpuUsPerRequest);
   result.napi = w.rounds.map((r) => r.napi.cpuUsPerRequest);
-  if (w.counts) for (const p of PARSERS) result.counts[p] = { ...w.counts[p], parserSeen: w.counts[p].parserSeen };
+  if (w.counts && !w.counts.unavailable) for (const p of PARSERS) result.counts[p] = w.counts[p];
   if (w.stats) {
     const s = w.stats;
     result.stats = { ratio: s.median, ci: s.ci, p: s.p, stars: s.stars, medianA: s.builtin, medianB: s.napi };
