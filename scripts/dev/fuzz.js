@@ -13,7 +13,9 @@
 //   extra libFuzzer flags may follow `--`, e.g. `-- -seed=1`
 //   FUZZ_CFLAGS: extra compiler flags (e.g. -fno-sanitize=pointer-overflow to
 //   look past a known finding); FUZZ_MAX_LEN: -max_len (default 4096);
-//   FUZZ_BUILD: build directory (default test/fuzz/build)
+//   FUZZ_BUILD: build directory (default test/fuzz/build); FUZZ_PARSER_STATS=1:
+//   the harness prints at exit how many LHN_HC_REPEATS claims and known-name
+//   tags it checked (to see that a run reached them)
 //
 // The seeds are in test/fuzz/corpus (node test/fuzz/make-corpus.js rewrites
 // them); new inputs go to test/fuzz/build/corpus, crashes to

@@ -25,7 +25,13 @@
  * upgraded; every event has a valid kind and serials never decrease; body
  * slices lie inside the input; pair, URL and status ranges are ordered and
  * inside slab_len; pair tables inside pair_count; values are trimmed; events
- * up to a rewound index come out identical (text included); errors stick.
+ * up to a rewound index come out identical (text included); errors stick;
+ * the copy of the slab the caller last took (lhn_parser_take_slab()) holds
+ * the bytes the call's events and the current message's delivered pairs
+ * refer to (see "the caller's copy of the slab"). A model walks every event
+ * list a call leaves and checks LHN_HC_REPEATS claims (same URL or status
+ * text and pairs as the message numbered one less, as delivered) and the
+ * known-name tag of every pair (see "repeated heads and known names").
  * Then the two runs' logical event logs (strings resolved, bodies merged,
  * error codes and absolute error offsets) must be identical: the outcome
  * must not depend on how the stream was fragmented.
@@ -52,18 +58,36 @@
 
 #define HEADER_BYTES 11
 
-/* Cores with header reuse (see the reuse tags section). */
-#ifdef LHN_HC_PAIRS_SAME
-#define HC_PAIRS_SAME LHN_HC_PAIRS_SAME
+/* Cores from before LHN_HC_REPEATS (scripts/dev/fuzz.js --rev of an older
+ * revision): the same slots under their names, the accessors over the
+ * struct, and no repeat / known-name model (their pair tags meant something
+ * else). */
+#ifdef LHN_REPEAT_MAX_PAIRS
+#define HAVE_REPEATS 1
+#define HC_REPEATS LHN_HC_REPEATS
 #else
-#define HC_PAIRS_SAME 0
-#endif
-#ifdef LHN_HC_URL_SAME
-#define HAVE_REUSE 1
-#define HC_URL_SAME LHN_HC_URL_SAME
-#else
-#define HAVE_REUSE 0
-#define HC_URL_SAME 0
+#define HAVE_REPEATS 0
+#define HC_REPEATS (4 | 8) /* URL_SAME | PAIRS_SAME: reuse hints, as REPEATS */
+#define LHN_REPEAT_MAX_PAIRS 0
+enum {
+  LHN_EV_KIND = 0, LHN_EV_SERIAL = 1, LHN_EV_FIRST_PAIR = 2, LHN_EV_PAIR_COUNT = 3,
+  LHN_EV_TEXT_START = 4, LHN_EV_TEXT_END = 5, LHN_EV_FLAGS = 6, LHN_EV_STATUS = 7,
+  LHN_EV_METHOD = 8, LHN_EV_HTTP_MAJOR = 9, LHN_EV_HTTP_MINOR = 10, LHN_EV_ANSWER = 11,
+  LHN_EV_MESSAGE_NUMBER = 12, LHN_EV_BODY_START = 2, LHN_EV_BODY_LENGTH = 3
+};
+enum {
+  LHN_PAIR_NAME_START = 0, LHN_PAIR_NAME_END = 1, LHN_PAIR_VALUE_START = 2,
+  LHN_PAIR_VALUE_END = 3, LHN_PAIR_KNOWN_NAME = 4
+};
+static uint32_t lhn_parser_event_count(const lhn_parser *p) { return p->event_count; }
+static const uint8_t *lhn_parser_take_slab(lhn_parser *p, size_t *len) {
+  *len = p->st.slab_len; /* always taken: claims nothing */
+  return p->slab;
+}
+static void lhn_parser_compaction(const lhn_parser *p, uint32_t *pairs, uint32_t *bytes) {
+  *pairs = p->compacted_pairs;
+  *bytes = p->compacted_bytes;
+}
 #endif
 
 /* ---- coverage feedback on llhttp's own state -------------------------------
@@ -207,8 +231,12 @@ static int answer_for(const cfg_t *c, uint32_t k) {
 
 /* ---- invariants -------------------------------------------------------------- */
 
-static int32_t *ev_at(const lhn_parser *p, uint32_t i) {
+static const int32_t *ev_at(const lhn_parser *p, uint32_t i) {
   return p->events + (size_t)i * LHN_EVENT_SLOTS;
+}
+
+static const int32_t *pair_at(const lhn_parser *p, int32_t i) {
+  return p->pairs + (size_t)i * LHN_PAIR_SLOTS;
 }
 
 static void check_range(const lhn_parser *p, int32_t start, int32_t end) {
@@ -223,31 +251,18 @@ static void check_pairs(const lhn_parser *p, int32_t first, int32_t count) {
   ASSERT((uint64_t)first + (uint64_t)count <= p->st.pair_count);
   int32_t prev_end = -1;
   for (int32_t i = first; i < first + count; i++) {
-    const int32_t *pr = p->pairs + (size_t)i * LHN_PAIR_SLOTS;
-    check_range(p, pr[0], pr[1]);
-    check_range(p, pr[2], pr[3]);
-    if (pr[3] > pr[2]) {
-      ASSERT(pr[1] <= pr[2]); /* the value follows its name */
-      uint8_t last = p->slab[pr[3] - 1];
+    const int32_t *pr = pair_at(p, i);
+    int32_t ns = pr[LHN_PAIR_NAME_START], ne = pr[LHN_PAIR_NAME_END];
+    int32_t vs = pr[LHN_PAIR_VALUE_START], ve = pr[LHN_PAIR_VALUE_END];
+    check_range(p, ns, ne);
+    check_range(p, vs, ve);
+    if (ve > vs) {
+      ASSERT(ne <= vs); /* the value follows its name */
+      uint8_t last = p->slab[ve - 1];
       ASSERT(last != ' ' && last != '\t'); /* trimmed */
     }
-    ASSERT(pr[0] >= prev_end); /* pairs in stream order */
-    prev_end = pr[3] > pr[2] ? pr[3] : pr[1];
-  }
-}
-
-/* "All pairs repeat the previous message's" must mean every pair is tagged
- * with both the name and the value repeating. held: the pairs of a headers
- * complete without its handler, which stay pending and leave with the
- * trailers: that flush, later in the same execute, clears their tags (0:
- * not recorded, which claims nothing). */
-static void check_pairs_same(const lhn_parser *p, int32_t first, int32_t count, int32_t flag,
-                             int held) {
-  if (!flag) return;
-  ASSERT(count > 0);
-  for (int32_t i = first; i < first + count; i++) {
-    int32_t tag = p->pairs[(size_t)i * LHN_PAIR_SLOTS + 4];
-    ASSERT((tag & 3) == 3 || (held && tag == 0));
+    ASSERT(ns >= prev_end); /* pairs in stream order */
+    prev_end = ve > vs ? ve : ne;
   }
 }
 
@@ -255,6 +270,7 @@ static void check_state(const lhn_parser *p) {
   const lhn_state *st = &p->st;
   ASSERT(st->slab_len <= p->slab_cap);
   ASSERT(st->pair_count <= p->pair_cap);
+  ASSERT(lhn_parser_event_count(p) == p->event_count);
   ASSERT(p->event_count <= p->event_cap);
   ASSERT(st->pair_base <= st->pair_count);
   ASSERT(st->msg_pair_first <= st->pair_count);
@@ -263,6 +279,16 @@ static void check_state(const lhn_parser *p) {
   ASSERT(st->status_start <= st->status_end && st->status_end <= st->slab_len);
   ASSERT(st->num_values <= st->num_fields);
   ASSERT(st->num_fields < LHN_MAX_PENDING_FIELDS);
+#if HAVE_REPEATS
+  ASSERT(lhn_parser_headers_completed(p) == st->headers_completed);
+  ASSERT(lhn_parser_message_start_ns(p) == st->message_start_ns);
+  /* 0 between messages (the harness never calls lhn_parser_set_message_start()) */
+  ASSERT((lhn_parser_message_start_ns(p) != 0) == (st->in_message != 0));
+  lhn_stats stats;
+  lhn_parser_stats(p, &stats);
+  ASSERT(stats.slab_capacity == p->slab_cap);
+  ASSERT(stats.slab_growths <= stats.allocations);
+#endif
 }
 
 /* Checks every event of the list and the result of one call. */
@@ -270,6 +296,7 @@ static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
                          const lhn_result *r, int finishing) {
   (void)c; /* the parser's own type is checked: chaos resets change it */
   check_state(p);
+  uint32_t count = lhn_parser_event_count(p);
   ASSERT(r->bytes_parsed <= input_len);
   if (r->error == HPE_OK) {
     ASSERT(r->code == NULL && r->reason == NULL);
@@ -277,8 +304,7 @@ static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
      * (which also hides errors while the upgrade flag is set) */
     if (!finishing && !p->st.llhttp.upgrade && r->bytes_parsed != input_len) {
       ASSERT(r->upgraded);
-      ASSERT(p->event_count > 0 &&
-             ev_at(p, p->event_count - 1)[0] == LHN_EV_MESSAGE_COMPLETE);
+      ASSERT(count > 0 && ev_at(p, count - 1)[LHN_EV_KIND] == LHN_EV_MESSAGE_COMPLETE);
     }
   } else {
     ASSERT(r->code != NULL && r->code_len > 0 && r->reason != NULL);
@@ -286,42 +312,43 @@ static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
     ASSERT(r->error != HPE_PAUSED_UPGRADE);
   }
   int32_t prev_serial = 0;
-  for (uint32_t i = 0; i < p->event_count; i++) {
+  for (uint32_t i = 0; i < count; i++) {
     const int32_t *ev = ev_at(p, i);
-    ASSERT(ev[1] >= prev_serial);
-    ASSERT((uint32_t)ev[1] <= p->st.serial);
-    prev_serial = ev[1];
-    switch (ev[0]) {
+    ASSERT(ev[LHN_EV_SERIAL] >= prev_serial);
+    ASSERT((uint32_t)ev[LHN_EV_SERIAL] <= p->st.serial);
+    prev_serial = ev[LHN_EV_SERIAL];
+    switch (ev[LHN_EV_KIND]) {
       case LHN_EV_MESSAGE_BEGIN:
       case LHN_EV_MESSAGE_COMPLETE:
         break;
       case LHN_EV_HEADERS:
         /* may be empty: with have_flushed every headers complete flushes */
-        check_pairs(p, ev[2], ev[3]);
-        check_pairs_same(p, ev[2], ev[3], ev[7] & HC_PAIRS_SAME, 0);
-        ASSERT(ev[3] < LHN_MAX_PENDING_FIELDS);
-        check_range(p, ev[4], ev[5]);
+        check_pairs(p, ev[LHN_EV_FIRST_PAIR], ev[LHN_EV_PAIR_COUNT]);
+        ASSERT(ev[LHN_EV_PAIR_COUNT] < LHN_MAX_PENDING_FIELDS);
+        check_range(p, ev[LHN_EV_TEXT_START], ev[LHN_EV_TEXT_END]);
         /* the parser's own type: a chaos reset may have changed it */
-        if (p->st.llhttp.type == HTTP_RESPONSE) ASSERT(ev[4] == ev[5]);
+        if (p->st.llhttp.type == HTTP_RESPONSE) {
+          ASSERT(ev[LHN_EV_TEXT_START] == ev[LHN_EV_TEXT_END]);
+        }
         break;
       case LHN_EV_HEADERS_COMPLETE:
-        if (ev[3] != -1) check_pairs(p, ev[2], ev[3]);
-        if (ev[3] != -1) {
-          check_pairs_same(p, ev[2], ev[3], ev[6] & HC_PAIRS_SAME,
-                           !handler_exists(c, LHN_EV_HEADERS_COMPLETE));
+        if (ev[LHN_EV_PAIR_COUNT] != -1) {
+          check_pairs(p, ev[LHN_EV_FIRST_PAIR], ev[LHN_EV_PAIR_COUNT]);
+        } else {
+          ASSERT(!HAVE_REPEATS || (ev[LHN_EV_FLAGS] & HC_REPEATS) == 0);
         }
-        else ASSERT((ev[6] & HC_PAIRS_SAME) == 0);
-        ASSERT(ev[3] < LHN_MAX_PENDING_FIELDS);
-        check_range(p, ev[4], ev[5]);
-        ASSERT((ev[6] & ~(LHN_HC_UPGRADE | LHN_HC_KEEP_ALIVE | HC_URL_SAME | HC_PAIRS_SAME)) == 0);
-        ASSERT(ev[7] >= 0 && ev[7] <= 999);
-        ASSERT(ev[8] >= 0 && ev[8] <= 46);
-        ASSERT(ev[9] >= 0 && ev[9] <= 9 && ev[10] >= 0 && ev[10] <= 9);
+        ASSERT(ev[LHN_EV_PAIR_COUNT] < LHN_MAX_PENDING_FIELDS);
+        check_range(p, ev[LHN_EV_TEXT_START], ev[LHN_EV_TEXT_END]);
+        ASSERT((ev[LHN_EV_FLAGS] & ~(LHN_HC_UPGRADE | LHN_HC_KEEP_ALIVE | HC_REPEATS)) == 0);
+        ASSERT(ev[LHN_EV_STATUS] >= 0 && ev[LHN_EV_STATUS] <= 999);
+        ASSERT(ev[LHN_EV_METHOD] >= 0 && ev[LHN_EV_METHOD] <= 46);
+        ASSERT(ev[LHN_EV_HTTP_MAJOR] >= 0 && ev[LHN_EV_HTTP_MAJOR] <= 9);
+        ASSERT(ev[LHN_EV_HTTP_MINOR] >= 0 && ev[LHN_EV_HTTP_MINOR] <= 9);
         break;
       case LHN_EV_BODY:
         ASSERT(!finishing);
-        ASSERT(ev[2] >= 0 && ev[3] > 0);
-        ASSERT((uint64_t)ev[2] + (uint64_t)ev[3] <= input_len);
+        ASSERT(ev[LHN_EV_BODY_START] >= 0 && ev[LHN_EV_BODY_LENGTH] > 0);
+        ASSERT((uint64_t)ev[LHN_EV_BODY_START] + (uint64_t)ev[LHN_EV_BODY_LENGTH] <= input_len);
         break;
       default:
         ASSERT(!"event kind");
@@ -329,144 +356,299 @@ static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
   }
 }
 
-/* ---- reuse tags -------------------------------------------------------------
- * Cores with header reuse tag each pair with its position k in its message
- * and whether its name / value bytes equal those of pair k of the message
- * before (by epoch), and flag a URL / status text that repeats. The model
- * records what was delivered per epoch and checks every claim of sameness
- * against it (a wrong claim would hand JavaScript the previous message's
- * string). */
+/* ---- repeated heads and known names ----------------------------------------
+ * LHN_HC_REPEATS lets the caller hand out again the strings it made for the
+ * message numbered LHN_EV_MESSAGE_NUMBER - 1: a wrong claim would give
+ * JavaScript the previous message's headers. The model keeps what the last
+ * headers-complete event delivered (URL or status text and every pair, as
+ * the handler sees them), under its number, and checks every claim against
+ * it: this one's number is the last one's plus 1, neither message had its
+ * head flushed early, and the heads are the same byte for byte. The core may
+ * decline to claim (nothing requires the flag).
+ *
+ * The model walks every event list a call leaves, whether or not the caller
+ * gets to its events: message numbers only grow, also across rewinds, which
+ * renumber the events they regenerate. A rewind re-walks the list from the
+ * state the model had when the buffer began (the record of the last head
+ * stays: the core's does too).
+ *
+ * Known-name tags: a pair of a flush, of trailers or of a headers complete
+ * without the flag carries index + 1 of its name in lhn_known_names() when
+ * the name is exactly one of them, else 0. A repeating message's pairs carry
+ * 0 or the right tag: the core does not tag them, but a pair may keep the
+ * tag it got before a rewind (a pair of an earlier buffer), or get one from
+ * the trailers' flush when kOnHeadersComplete is missing (its pairs stay
+ * pending and leave with the trailers). A caller that cannot reuse the
+ * previous strings (lib/header-strings.js when it kept none) makes them of
+ * these pairs, tags included: a wrong tag would name a header wrongly. */
 
-#define MODEL_PAIRS 160
 typedef struct {
-  int32_t epoch;       /* 0: none */
-  uint32_t count;      /* pairs delivered so far */
-  buf_t bytes;
-  uint32_t spans[MODEL_PAIRS][4];
-  int has_url;
-  uint32_t url[2];
+  int after_hc;      /* the current message's headers completed: flushes are trailers */
+  int flushed_early; /* a flush handed part of the current message's head to kOnHeaders */
 } model_msg_t;
 
 typedef struct {
-  model_msg_t m[2]; /* by epoch & 1 */
-  int after_hc;     /* headers of the current message complete: flushes are trailers */
+  model_msg_t msg;
+  model_msg_t at_buffer_start; /* msg when the current buffer began */
+  int32_t last_number;         /* of the last headers complete seen; 0: none */
+  int last_reusable;           /* its head was delivered whole with it */
+  buf_t last_head;             /* text and pairs, length-prefixed */
+  buf_t head;                  /* scratch */
 } model_t;
 
-static model_msg_t *model_msg(model_t *mo, int32_t epoch) {
-  model_msg_t *m = &mo->m[epoch & 1];
-  if (m->epoch != epoch) {
-    m->epoch = epoch;
-    m->count = 0;
-    m->bytes.n = 0;
-    m->has_url = 0;
+/* Counted per process, printed at exit with FUZZ_PARSER_STATS=1. */
+static uint64_t g_repeats_checked, g_repeats_possible, g_known_tags, g_copy_kept;
+
+#if HAVE_REPEATS
+static int32_t known_index(const uint8_t *name, size_t len) {
+  size_t n_known;
+  const char *const *names = lhn_known_names(&n_known);
+  for (size_t k = 0; k < n_known; k++) {
+    if (strlen(names[k]) == len && memcmp(names[k], name, len) == 0) return (int32_t)k + 1;
   }
-  return m;
+  return 0;
 }
 
-static const model_msg_t *model_prev(model_t *mo, int32_t epoch) {
-  const model_msg_t *m = &mo->m[(epoch - 1) & 1];
-  return m->epoch == epoch - 1 && epoch > 0 ? m : NULL;
-}
-
-static int model_same(const model_msg_t *m, uint32_t start, uint32_t end, const lhn_parser *p,
-                      int32_t from, int32_t to) {
-  return end - start == (uint32_t)(to - from) &&
-         memcmp(m->bytes.d + start, p->slab + from, (size_t)(to - from)) == 0;
-}
-
-/* Checks the tags of pairs [first, first + count) of a delivered event of
- * the given epoch, then records them. trailers: after headers complete. */
-static void model_pairs(model_t *mo, const lhn_parser *p, int32_t first, int32_t count,
-                        int32_t epoch, int trailers) {
-#if HAVE_REUSE
-  model_msg_t *m = model_msg(mo, epoch);
-  const model_msg_t *prev = model_prev(mo, epoch);
+/* Pairs [first, first + count) with their known-name tags. repeats: the pairs
+ * of a LHN_HC_REPEATS event; held: its pairs may be tagged by a later flush. */
+static void check_known_tags(const lhn_parser *p, int32_t first, int32_t count, int repeats,
+                             int held) {
+  size_t n_known;
+  lhn_known_names(&n_known);
+  ASSERT(n_known <= 255);
+  (void)held;
   for (int32_t i = first; i < first + count; i++) {
-    const int32_t *pr = p->pairs + (size_t)i * LHN_PAIR_SLOTS;
-    int32_t tag = pr[4];
-    if (trailers) {
-      ASSERT(tag == 0);
-      continue;
-    }
-    uint32_t k = m->count++;
-    if (tag == 0) continue; /* not recorded (past LHN_REUSE_MAX_PAIRS, or no room) */
-    ASSERT((tag & LHN_PAIR_RECORDED) != 0);
-#ifdef LHN_PAIR_KNOWN_SHIFT
-    {
-      /* a well-known name's index, only on names that do not repeat */
-      int32_t known = tag >> LHN_PAIR_KNOWN_SHIFT;
-      if (known != 0) {
-        size_t n_known;
-        const char *const *names = lhn_known_names(&n_known);
-        ASSERT((tag & LHN_PAIR_NAME_SAME) == 0 && (size_t)known <= n_known);
-        const char *name = names[known - 1];
-        ASSERT(strlen(name) == (size_t)(pr[1] - pr[0]) &&
-               memcmp(name, p->slab + pr[0], (size_t)(pr[1] - pr[0])) == 0);
-      }
-      tag &= (1 << LHN_PAIR_KNOWN_SHIFT) - 1;
-    }
+    const int32_t *pr = pair_at(p, i);
+    int32_t tag = pr[LHN_PAIR_KNOWN_NAME];
+    int32_t want = known_index(p->slab + pr[LHN_PAIR_NAME_START],
+                               (size_t)(pr[LHN_PAIR_NAME_END] - pr[LHN_PAIR_NAME_START]));
+    if (!repeats) ASSERT(tag == want);
+#ifdef FUZZ_STRICT_REPEAT_TAGS
+    else if (!held) ASSERT(tag == 0); /* as lhn_parser.h words it; see known/README.md */
 #endif
-    ASSERT((uint32_t)(tag >> 3) == k);
-    ASSERT(k < LHN_REUSE_MAX_PAIRS);
-    if (tag & (LHN_PAIR_NAME_SAME | LHN_PAIR_VALUE_SAME)) {
-      if (prev && k < prev->count && k < MODEL_PAIRS) {
-        const uint32_t *sp = prev->spans[k];
-        if (tag & LHN_PAIR_NAME_SAME) ASSERT(model_same(prev, sp[0], sp[1], p, pr[0], pr[1]));
-        if (tag & LHN_PAIR_VALUE_SAME) ASSERT(model_same(prev, sp[2], sp[3], p, pr[2], pr[3]));
+    else ASSERT(tag == 0 || tag == want);
+    if (tag) g_known_tags++;
+  }
+}
+#endif
+
+static void put_bytes(buf_t *b, const lhn_parser *p, int32_t start, int32_t end) {
+  buf_u32(b, (uint32_t)(end - start));
+  buf_put(b, p->slab + start, (size_t)(end - start));
+}
+
+static void model_event(model_t *mo, const lhn_parser *p, const cfg_t *c, const int32_t *ev) {
+#if HAVE_REPEATS
+  int held = (c->handlers & LHN_HAS_ON_HEADERS_COMPLETE) == 0;
+  switch (ev[LHN_EV_KIND]) {
+    case LHN_EV_MESSAGE_BEGIN:
+      mo->msg.after_hc = 0;
+      mo->msg.flushed_early = 0;
+      break;
+    case LHN_EV_HEADERS:
+      check_known_tags(p, ev[LHN_EV_FIRST_PAIR], ev[LHN_EV_PAIR_COUNT], 0, 0);
+      /* without kOnHeaders a flush hands nothing over (the pairs are dropped
+       * and the head that comes with headers complete is all there is) */
+      if (!mo->msg.after_hc && (c->handlers & LHN_HAS_ON_HEADERS)) mo->msg.flushed_early = 1;
+      break;
+    case LHN_EV_HEADERS_COMPLETE: {
+      int32_t number = ev[LHN_EV_MESSAGE_NUMBER];
+      int32_t count = ev[LHN_EV_PAIR_COUNT];
+      int repeats = (ev[LHN_EV_FLAGS] & HC_REPEATS) != 0;
+      ASSERT(number > mo->last_number); /* numbers only grow */
+      buf_t *h = &mo->head;
+      h->n = 0;
+      put_bytes(h, p, ev[LHN_EV_TEXT_START], ev[LHN_EV_TEXT_END]);
+      if (count != -1) {
+        buf_u32(h, (uint32_t)count);
+        for (int32_t i = ev[LHN_EV_FIRST_PAIR]; i < ev[LHN_EV_FIRST_PAIR] + count; i++) {
+          const int32_t *pr = pair_at(p, i);
+          put_bytes(h, p, pr[LHN_PAIR_NAME_START], pr[LHN_PAIR_NAME_END]);
+          put_bytes(h, p, pr[LHN_PAIR_VALUE_START], pr[LHN_PAIR_VALUE_END]);
+        }
+        check_known_tags(p, ev[LHN_EV_FIRST_PAIR], count, repeats, held);
       }
+      int reusable = count != -1 && count <= LHN_REPEAT_MAX_PAIRS && !mo->msg.flushed_early;
+      int same = reusable && mo->last_reusable && mo->last_number == number - 1 &&
+                 h->n == mo->last_head.n && memcmp(h->d, mo->last_head.d, h->n) == 0;
+      if (repeats) {
+        ASSERT(count != -1 && count <= LHN_REPEAT_MAX_PAIRS);
+        ASSERT(!mo->msg.flushed_early);
+        ASSERT(mo->last_number == number - 1);
+        ASSERT(mo->last_reusable);
+        ASSERT(same);
+        g_repeats_checked++;
+        note_state(&p->st.llhttp, 0xfeed0000u | (uint32_t)held);
+      }
+      if (same) g_repeats_possible++;
+      mo->last_number = number;
+      mo->last_reusable = reusable;
+      buf_t t = mo->last_head;
+      mo->last_head = *h;
+      *h = t;
+      mo->msg.after_hc = 1;
+      break;
     }
-    if (k < MODEL_PAIRS) {
-      uint32_t base = (uint32_t)m->bytes.n;
-      buf_put(&m->bytes, p->slab + pr[0], (size_t)(pr[1] - pr[0]));
-      buf_put(&m->bytes, p->slab + pr[2], (size_t)(pr[3] - pr[2]));
-      m->spans[k][0] = base;
-      m->spans[k][1] = base + (uint32_t)(pr[1] - pr[0]);
-      m->spans[k][2] = m->spans[k][1];
-      m->spans[k][3] = m->spans[k][2] + (uint32_t)(pr[3] - pr[2]);
-    }
+    default:
+      break;
   }
 #else
-  (void)mo; (void)p; (void)first; (void)count; (void)epoch; (void)trailers;
+  (void)mo; (void)p; (void)c; (void)ev;
 #endif
 }
 
-static void model_event(model_t *mo, const lhn_parser *p, const int32_t *ev) {
-#if HAVE_REUSE
-  if (ev[0] == LHN_EV_MESSAGE_BEGIN) {
-    mo->after_hc = 0;
-  } else if (ev[0] == LHN_EV_HEADERS) {
-    /* a flush before headers complete, or trailers */
-    if (mo->after_hc) model_pairs(mo, p, ev[2], ev[3], ev[6], 1);
-    else model_pairs(mo, p, ev[2], ev[3], ev[6], 0);
-  } else if (ev[0] == LHN_EV_HEADERS_COMPLETE) {
-    mo->after_hc = 1;
-    int32_t epoch = ev[12];
-    if (ev[3] != -1) model_pairs(mo, p, ev[2], ev[3], epoch, 0);
-    model_msg_t *m = model_msg(mo, epoch);
-    const model_msg_t *prev = model_prev(mo, epoch);
-    if ((ev[6] & HC_URL_SAME) && prev && prev->has_url) {
-      ASSERT(model_same(prev, prev->url[0], prev->url[1], p, ev[4], ev[5]));
-    }
-    uint32_t base = (uint32_t)m->bytes.n;
-    buf_put(&m->bytes, p->slab + ev[4], (size_t)(ev[5] - ev[4]));
-    m->url[0] = base;
-    m->url[1] = base + (uint32_t)(ev[5] - ev[4]);
-    m->has_url = 1;
-  }
-#else
-  (void)mo; (void)p; (void)ev;
-#endif
+/* Walks the event list a call left. */
+static void model_list(model_t *mo, const lhn_parser *p, const cfg_t *c) {
+  uint32_t count = lhn_parser_event_count(p);
+  for (uint32_t i = 0; i < count; i++) model_event(mo, p, c, ev_at(p, i));
+}
+
+/* Before an execute: the state a rewind of this buffer goes back to. */
+static void model_buffer_begins(model_t *mo) { mo->at_buffer_start = mo->msg; }
+
+/* After a rewind: the list is regenerated from the buffer's start. */
+static void model_rewound(model_t *mo, const lhn_parser *p, const cfg_t *c) {
+  mo->msg = mo->at_buffer_start;
+  model_list(mo, p, c);
 }
 
 static void model_free(model_t *mo) {
-  buf_free(&mo->m[0].bytes);
-  buf_free(&mo->m[1].bytes);
+  buf_free(&mo->last_head);
+  buf_free(&mo->head);
 }
 
-/* After lhn_parser_reset(): epochs start over. */
+/* After lhn_parser_reset(): a new stream, but message numbers go on (the
+ * core keeps the last head; a repeat of it would still be true). */
 static void model_reset(model_t *mo) {
-  model_free(mo);
-  memset(mo, 0, sizeof *mo);
+  memset(&mo->msg, 0, sizeof mo->msg);
+  mo->at_buffer_start = mo->msg;
+}
+
+static void print_stats(void) {
+  if (!getenv("FUZZ_PARSER_STATS")) return;
+  fprintf(stderr, "fuzz_parser: %llu repeats checked (%llu heads the model saw repeat), %llu "
+          "known-name tags checked, %llu calls kept the slab copy with spans to check\n",
+          (unsigned long long)g_repeats_checked, (unsigned long long)g_repeats_possible,
+          (unsigned long long)g_known_tags, (unsigned long long)g_copy_kept);
+}
+
+/* ---- the caller's copy of the slab ---------------------------------------------
+ * The binding takes the slab after every execute, rewind and finish
+ * (lhn_parser_take_slab()) and cuts strings from its copy. When the core
+ * says the last copy will do (NULL), that copy must hold every byte that the
+ * events of the call and the pairs and texts already delivered for the
+ * current message refer to, as they are in the slab now. The harness keeps
+ * the copy and those delivered spans (shifted by lhn_parser_compaction(),
+ * restored for a rewind as the model is) and checks them after every call. */
+
+typedef struct {
+  uint32_t start, end;
+} span_t;
+
+typedef struct {
+  span_t *d;
+  size_t n, cap;
+} spans_t;
+
+typedef struct {
+  buf_t copy;     /* the slab as last taken */
+  int taken;      /* taken at least once */
+  spans_t spans;  /* delivered for the current message */
+  spans_t at_buffer_start;
+} slab_copy_t;
+
+enum call_kind { CALL_EXECUTE, CALL_REWIND, CALL_FINISH };
+
+static void spans_add(spans_t *s, int32_t start, int32_t end) {
+  if (s->n == s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 64;
+    s->d = realloc(s->d, s->cap * sizeof *s->d);
+    if (!s->d) abort();
+  }
+  s->d[s->n].start = (uint32_t)start;
+  s->d[s->n].end = (uint32_t)end;
+  s->n++;
+}
+
+static void spans_copy(spans_t *to, const spans_t *from) {
+  to->n = 0;
+  for (size_t i = 0; i < from->n; i++) {
+    spans_add(to, (int32_t)from->d[i].start, (int32_t)from->d[i].end);
+  }
+}
+
+static void spans_free(spans_t *s) {
+  free(s->d);
+  memset(s, 0, sizeof *s);
+}
+
+static void copy_holds(const slab_copy_t *sc, const lhn_parser *p, uint32_t start, uint32_t end) {
+  if (start == end) return;
+  ASSERT(sc->taken && end <= sc->copy.n && end <= p->st.slab_len);
+  ASSERT(memcmp(sc->copy.d + start, p->slab + start, end - start) == 0);
+}
+
+/* The spans of a HEADERS or HEADERS_COMPLETE event: text, then each pair. */
+static void event_spans(spans_t *out, const lhn_parser *p, const int32_t *ev) {
+  int kind = ev[LHN_EV_KIND];
+  if (kind != LHN_EV_HEADERS && kind != LHN_EV_HEADERS_COMPLETE) return;
+  spans_add(out, ev[LHN_EV_TEXT_START], ev[LHN_EV_TEXT_END]);
+  for (int32_t i = 0; i < ev[LHN_EV_PAIR_COUNT]; i++) {
+    const int32_t *pr = pair_at(p, ev[LHN_EV_FIRST_PAIR] + i);
+    spans_add(out, pr[LHN_PAIR_NAME_START], pr[LHN_PAIR_NAME_END]);
+    spans_add(out, pr[LHN_PAIR_VALUE_START], pr[LHN_PAIR_VALUE_END]);
+  }
+}
+
+/* After a call: takes the slab as the binding does and checks the copy. */
+static void slab_after_call(slab_copy_t *sc, lhn_parser *p, enum call_kind kind) {
+  if (kind == CALL_EXECUTE) {
+    /* the message under way moved down: so did what was delivered of it */
+    uint32_t pairs, bytes;
+    lhn_parser_compaction(p, &pairs, &bytes);
+    for (size_t i = 0; i < sc->spans.n; i++) {
+      ASSERT(sc->spans.d[i].start >= bytes);
+      sc->spans.d[i].start -= bytes;
+      sc->spans.d[i].end -= bytes;
+    }
+    spans_copy(&sc->at_buffer_start, &sc->spans);
+  } else if (kind == CALL_REWIND) {
+    spans_copy(&sc->spans, &sc->at_buffer_start);
+  }
+  size_t len = 0;
+  const uint8_t *slab = lhn_parser_take_slab(p, &len);
+  if (slab) {
+    ASSERT(slab == p->slab && len == p->st.slab_len);
+    sc->copy.n = 0;
+    buf_put(&sc->copy, slab, len);
+    sc->taken = 1;
+  }
+  uint32_t count = lhn_parser_event_count(p);
+  spans_t now = {0};
+  for (uint32_t i = 0; i < count; i++) {
+    const int32_t *ev = ev_at(p, i);
+    if (ev[LHN_EV_KIND] == LHN_EV_MESSAGE_BEGIN) sc->spans.n = 0; /* a new current message */
+    event_spans(&now, p, ev);
+    event_spans(&sc->spans, p, ev);
+  }
+  if (!slab && (now.n || sc->spans.n)) g_copy_kept++;
+  for (size_t i = 0; i < now.n; i++) copy_holds(sc, p, now.d[i].start, now.d[i].end);
+  for (size_t i = 0; i < sc->spans.n; i++) {
+    copy_holds(sc, p, sc->spans.d[i].start, sc->spans.d[i].end);
+  }
+  spans_free(&now);
+}
+
+/* After lhn_parser_reset(): no current message. */
+static void slab_reset(slab_copy_t *sc) {
+  sc->spans.n = 0;
+  sc->at_buffer_start.n = 0;
+}
+
+static void slab_free(slab_copy_t *sc) {
+  buf_free(&sc->copy);
+  spans_free(&sc->spans);
+  spans_free(&sc->at_buffer_start);
 }
 
 /* ---- logical log --------------------------------------------------------------
@@ -491,60 +673,57 @@ static void log_record(log_t *l, char tag, const void *data, size_t n) {
   buf_put(&l->out, data, n);
 }
 
-static void put_str(buf_t *b, const lhn_parser *p, int32_t start, int32_t end) {
-  buf_u32(b, (uint32_t)(end - start));
-  buf_put(b, p->slab + start, (size_t)(end - start));
-}
-
 static void put_pairs(buf_t *b, const lhn_parser *p, int32_t first, int32_t count) {
   buf_u32(b, (uint32_t)count);
   for (int32_t i = first; i < first + count; i++) {
-    const int32_t *pr = p->pairs + (size_t)i * LHN_PAIR_SLOTS;
-    put_str(b, p, pr[0], pr[1]);
-    put_str(b, p, pr[2], pr[3]);
+    const int32_t *pr = pair_at(p, i);
+    put_bytes(b, p, pr[LHN_PAIR_NAME_START], pr[LHN_PAIR_NAME_END]);
+    put_bytes(b, p, pr[LHN_PAIR_VALUE_START], pr[LHN_PAIR_VALUE_END]);
   }
 }
 
-/* What the handlers of event i see (answer slot excluded). */
+/* What the handlers of event i see (answer and message number excluded,
+ * and LHN_HC_REPEATS: a hint that depends on what the core compared with,
+ * which a rewind or another cut of the stream changes). */
 static void describe_event(buf_t *b, const lhn_parser *p, uint32_t i, const char *input) {
   const int32_t *ev = ev_at(p, i);
-  buf_u32(b, (uint32_t)ev[0]);
-  switch (ev[0]) {
+  buf_u32(b, (uint32_t)ev[LHN_EV_KIND]);
+  switch (ev[LHN_EV_KIND]) {
     case LHN_EV_HEADERS:
-      put_pairs(b, p, ev[2], ev[3]);
-      put_str(b, p, ev[4], ev[5]);
+      put_pairs(b, p, ev[LHN_EV_FIRST_PAIR], ev[LHN_EV_PAIR_COUNT]);
+      put_bytes(b, p, ev[LHN_EV_TEXT_START], ev[LHN_EV_TEXT_END]);
       break;
     case LHN_EV_HEADERS_COMPLETE:
-      if (ev[3] == -1) buf_u32(b, UINT32_MAX);
-      else put_pairs(b, p, ev[2], ev[3]);
-      put_str(b, p, ev[4], ev[5]);
+      if (ev[LHN_EV_PAIR_COUNT] == -1) buf_u32(b, UINT32_MAX);
+      else put_pairs(b, p, ev[LHN_EV_FIRST_PAIR], ev[LHN_EV_PAIR_COUNT]);
+      put_bytes(b, p, ev[LHN_EV_TEXT_START], ev[LHN_EV_TEXT_END]);
       {
-        /* URL_SAME is a reuse hint, not what the handler sees */
-        int32_t slots[5] = {ev[6] & ~(HC_URL_SAME | HC_PAIRS_SAME), ev[7], ev[8], ev[9], ev[10]};
+        int32_t slots[5] = {ev[LHN_EV_FLAGS] & ~HC_REPEATS, ev[LHN_EV_STATUS], ev[LHN_EV_METHOD],
+                            ev[LHN_EV_HTTP_MAJOR], ev[LHN_EV_HTTP_MINOR]};
         buf_put(b, slots, sizeof slots);
       }
       break;
     case LHN_EV_BODY:
-      buf_u32(b, (uint32_t)ev[3]);
-      buf_put(b, input + ev[2], (size_t)ev[3]);
+      buf_u32(b, (uint32_t)ev[LHN_EV_BODY_LENGTH]);
+      buf_put(b, input + ev[LHN_EV_BODY_START], (size_t)ev[LHN_EV_BODY_LENGTH]);
       break;
   }
 }
 
 static void log_event(log_t *l, const lhn_parser *p, uint32_t i, const char *input) {
   const int32_t *ev = ev_at(p, i);
-  if (ev[0] == LHN_EV_BODY) {
-    buf_put(&l->body, input + ev[2], (size_t)ev[3]);
+  if (ev[LHN_EV_KIND] == LHN_EV_BODY) {
+    buf_put(&l->body, input + ev[LHN_EV_BODY_START], (size_t)ev[LHN_EV_BODY_LENGTH]);
     return;
   }
   buf_t b = {0};
   describe_event(&b, p, i, input);
-  log_record(l, (char)('0' + ev[0]), b.d, b.n);
+  log_record(l, (char)('0' + ev[LHN_EV_KIND]), b.d, b.n);
   buf_free(&b);
   /* With the upgrade flag set, the caller stops feeding at the end of the
    * execute that saw it (Node's http does): how much of the message was
    * parsed by then depends on where the stream was cut. */
-  if (ev[0] == LHN_EV_HEADERS_COMPLETE && (ev[6] & LHN_HC_UPGRADE)) {
+  if (ev[LHN_EV_KIND] == LHN_EV_HEADERS_COMPLETE && (ev[LHN_EV_FLAGS] & LHN_HC_UPGRADE)) {
     log_record(l, 'u', NULL, 0);
     l->frozen = 1;
   }
@@ -583,7 +762,8 @@ typedef struct {
   int threw;
   int compare;           /* the log is fragmentation independent */
   int dead;              /* lhn_parser_prepare() failed */
-  model_t model;         /* reuse tags */
+  model_t model;         /* repeated heads, known names */
+  slab_copy_t slab;      /* the caller's copy of the slab */
 } run_t;
 
 static void run_init(run_t *r, const cfg_t *c, int use_hook) {
@@ -616,6 +796,7 @@ static void run_destroy(run_t *r, int use_hook) {
   }
   lhn_parser_destroy(&r->p);
   model_free(&r->model);
+  slab_free(&r->slab);
   buf_free(&r->log.out);
   buf_free(&r->log.body);
 }
@@ -628,23 +809,25 @@ static void rewind_checked(run_t *r, const char *data, size_t len, uint32_t i, u
   int32_t serials[64];
   uint32_t keep = i + 1 < 64 ? i + 1 : 64;
   for (uint32_t k = 0; k <= i; k++) describe_event(&before, p, k, data);
-  for (uint32_t k = 0; k < keep; k++) serials[k] = ev_at(p, k)[1];
-  int32_t old_answer = ev_at(p, i)[11];
+  for (uint32_t k = 0; k < keep; k++) serials[k] = ev_at(p, k)[LHN_EV_SERIAL];
+  int32_t old_answer = ev_at(p, i)[LHN_EV_ANSWER];
   uint32_t old_calls = r->hook.calls;
   ASSERT(lhn_parser_rewind(p, data, len, i, actions, answer, fail_code, res) == 0);
   check_events(p, r->c, len, res, 0);
+  slab_after_call(&r->slab, p, CALL_REWIND);
+  model_rewound(&r->model, p, r->c);
   (void)old_calls;
   if (r->hook.failed) { /* out of memory while regenerating: no promise */
     buf_free(&before);
     buf_free(&after);
     return;
   }
-  ASSERT(p->event_count > i);
+  ASSERT(lhn_parser_event_count(p) > i);
   for (uint32_t k = 0; k <= i; k++) describe_event(&after, p, k, data);
   ASSERT(before.n == after.n && memcmp(before.d, after.d, before.n) == 0);
-  for (uint32_t k = 0; k < keep; k++) ASSERT(ev_at(p, k)[1] == serials[k]);
-  if (actions & LHN_REWIND_ANSWER) ASSERT(ev_at(p, i)[11] == answer);
-  else ASSERT(ev_at(p, i)[11] == old_answer);
+  for (uint32_t k = 0; k < keep; k++) ASSERT(ev_at(p, k)[LHN_EV_SERIAL] == serials[k]);
+  if (actions & LHN_REWIND_ANSWER) ASSERT(ev_at(p, i)[LHN_EV_ANSWER] == answer);
+  else ASSERT(ev_at(p, i)[LHN_EV_ANSWER] == old_answer);
   if (actions & LHN_REWIND_FAIL) ASSERT(res->error != HPE_OK || p->st.llhttp.upgrade);
   buf_free(&before);
   buf_free(&after);
@@ -659,19 +842,21 @@ static void run_execute(run_t *r, const char *data, size_t len, uint32_t *rng) {
                   p->st.llhttp.error != HPE_PAUSED_UPGRADE;
   int was_error_code = p->st.llhttp.error;
   r->hook.failed = 0;
+  model_buffer_begins(&r->model);
   lhn_parser_execute(p, data, len, &res);
   note_state(&p->st.llhttp, (uint32_t)c->type);
   check_events(p, c, len, &res, 0);
+  slab_after_call(&r->slab, p, CALL_EXECUTE);
+  model_list(&r->model, p, c);
   if (was_error) {
     /* errors stick: nothing happens, the same error comes back */
-    ASSERT(p->event_count == 0);
+    ASSERT(lhn_parser_event_count(p) == 0);
     ASSERT(res.error == was_error_code || p->st.llhttp.upgrade);
   }
   int paused_answer = 0;
   int threw = 0;
-  for (uint32_t i = 0; i < p->event_count; i++) {
-    int32_t *ev = ev_at(p, i);
-    int kind = ev[0];
+  for (uint32_t i = 0; i < lhn_parser_event_count(p); i++) {
+    int kind = ev_at(p, i)[LHN_EV_KIND];
     if (kind == LHN_EV_BODY) {
       r->body_seen++;
       log_event(&r->log, p, i, data);
@@ -684,7 +869,6 @@ static void run_execute(run_t *r, const char *data, size_t len, uint32_t *rng) {
     }
     r->nonbody_seen++;
     log_event(&r->log, p, i, data);
-    model_event(&r->model, p, ev);
     if (c->fail_at && r->nonbody_seen == c->fail_at && handler_exists(c, kind) &&
         (kind != LHN_EV_HEADERS || c->fail_headers)) {
       rewind_checked(r, data, len, i, LHN_REWIND_FAIL, 0,
@@ -755,11 +939,13 @@ static void run_finish(run_t *r) {
   lhn_parser_finish(p, &res);
   note_state(&p->st.llhttp, 3u + (uint32_t)r->c->type);
   check_events(p, r->c, 0, &res, 1);
+  slab_after_call(&r->slab, p, CALL_FINISH);
+  model_list(&r->model, p, r->c);
   ASSERT(res.bytes_parsed == 0);
-  for (uint32_t i = 0; i < p->event_count; i++) {
-    ASSERT(ev_at(p, i)[0] != LHN_EV_HEADERS_COMPLETE && ev_at(p, i)[0] != LHN_EV_MESSAGE_BEGIN);
+  for (uint32_t i = 0; i < lhn_parser_event_count(p); i++) {
+    int kind = ev_at(p, i)[LHN_EV_KIND];
+    ASSERT(kind != LHN_EV_HEADERS_COMPLETE && kind != LHN_EV_MESSAGE_BEGIN);
     log_event(&r->log, p, i, NULL);
-    model_event(&r->model, p, ev_at(p, i));
   }
   if (r->hook.failed) r->compare = 0;
   if (res.error != HPE_OK) log_error(&r->log, 'F', &res, 0);
@@ -810,9 +996,12 @@ static void run_stream(run_t *r, const char *data, size_t len, int fragmented) {
       lhn_result res;
       int err_before = r->p.st.llhttp.error;
       lhn_parser_pause(&r->p);
+      model_buffer_begins(&r->model);
       lhn_parser_execute(&r->p, pass, n, &res);
       check_events(&r->p, c, n, &res, 0);
-      ASSERT(r->p.event_count == 0);
+      slab_after_call(&r->slab, &r->p, CALL_EXECUTE);
+      model_list(&r->model, &r->p, c);
+      ASSERT(lhn_parser_event_count(&r->p) == 0);
       if (err_before == HPE_OK) ASSERT(res.error == HPE_PAUSED || r->p.st.llhttp.upgrade);
       lhn_parser_resume(&r->p);
     }
@@ -822,6 +1011,7 @@ static void run_stream(run_t *r, const char *data, size_t len, int fragmented) {
         lhn_parser_reset(&r->p, (x >> 5) & 1 ? HTTP_RESPONSE : HTTP_REQUEST,
                          max_header_size((uint8_t)(x >> 8), len), (x >> 16) & 1023);
         model_reset(&r->model);
+        slab_reset(&r->slab);
         r->stopped = 0;
       } else if ((x & 31) == 1) {
         run_finish(r);
@@ -840,7 +1030,8 @@ static void run_stream(run_t *r, const char *data, size_t len, int fragmented) {
     int err = r->p.st.llhttp.error;
     lhn_parser_execute(&r->p, data, len, &res);
     check_events(&r->p, c, len, &res, 0);
-    ASSERT(r->p.event_count == 0 && res.error == err);
+    slab_after_call(&r->slab, &r->p, CALL_EXECUTE);
+    ASSERT(lhn_parser_event_count(&r->p) == 0 && res.error == err);
   }
   log_record(&r->log, '.', NULL, 0);
 }
@@ -969,6 +1160,11 @@ static void compare_logs(const buf_t *a, const buf_t *b) {
 /* ---- entry point ---------------------------------------------------------------- */
 
 int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size) {
+  static int registered;
+  if (!registered) {
+    registered = 1;
+    atexit(print_stats);
+  }
   if (size < HEADER_BYTES) return 0;
   cfg_t c;
   memset(&c, 0, sizeof c);

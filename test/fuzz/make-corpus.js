@@ -76,6 +76,32 @@ const RESPONSES = [
   'HTTP/1.1 200 OK\nContent-Length: 2\n\nok',
 ];
 
+// Streams of messages whose heads repeat (LHN_HC_REPEATS) or nearly do,
+// and names that are or are not well known in some spelling. Each is seeded
+// with every configuration and with a handler missing.
+const many = (n, f) => Array.from({ length: n }, (_, i) => f(i)).join('');
+const REPEATING = [
+  { type: 'request', data: many(3, () => 'GET /r HTTP/1.1\r\nHost: a\r\nAccept: */*\r\nUser-Agent: u\r\n\r\n') },
+  // the same bytes laid out differently, then trailing blanks that trimming hides
+  { type: 'request', data: 'GET / HTTP/1.1\r\nab: c\r\n\r\nGET / HTTP/1.1\r\na: bc\r\n\r\n' +
+    'GET / HTTP/1.1\r\na: bc \r\n\r\nGET / HTTP/1.1\r\na: bc\t\r\n\r\nGET / HTTP/1.1\r\na: bc\r\n\r\n' },
+  { type: 'request', data: many(2, () => 'POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n' +
+    '1\r\na\r\n0\r\nTrailer-A: 1\r\n\r\n') },
+  // more than 31 fields: flushed early, never repeating (nor is the next one)
+  { type: 'request', data: many(2, () => 'GET /f HTTP/1.1\r\n' + many(33, (i) => `H${i}: v\r\n`) + '\r\n') +
+    many(2, () => 'GET /f HTTP/1.1\r\nH: v\r\n\r\n') },
+  { type: 'request', data: 'GET / HTTP/1.1\r\nhost: a\r\nHOST: b\r\nContent-Type: x\r\ncontent-type: y\r\n' +
+    'Content-type: z\r\nX-Unknown: z\r\nAccess-Control-Allow-Origin: *\r\nTE: t\r\n\r\n' },
+  { type: 'response', data: many(3, () => 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nServer: s\r\n\r\nok') },
+  { type: 'response', data: 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 Fine\r\nContent-Length: 0\r\n\r\n' +
+    'HTTP/1.1 200 Fine\r\nContent-Length: 0\r\n\r\n' },
+];
+
+// The harness's handler bits ride in the high byte of the lenient flags
+// (bit 12 on: bits 10..11 say which of kOnHeaders, kOnHeadersComplete exist).
+const HANDLERS_ONLY_ON_HEADERS = 0x1000 | (1 << 10);
+const HANDLERS_ONLY_ON_HEADERS_COMPLETE = 0x1000 | (2 << 10);
+
 function header({ mode = 0, lenient = 0, size = 150, answers = 0, fail = 0, seed = 1 }) {
   const h = Buffer.alloc(11);
   h[0] = mode;
@@ -122,6 +148,18 @@ function main() {
       written++;
     }
   });
+  for (const m of REPEATING) {
+    const data = Buffer.from(m.data, 'latin1');
+    const configs = [...CONFIGS, { lenient: HANDLERS_ONLY_ON_HEADERS, seed: 19 },
+      { lenient: HANDLERS_ONLY_ON_HEADERS_COMPLETE, seed: 23 }];
+    for (const cfg of configs) {
+      const mode = (cfg.mode || 0) | (m.type === 'response' ? MODE_RESPONSE : 0);
+      const bytes = Buffer.concat([header({ ...cfg, mode }), data]);
+      const name = crypto.createHash('sha1').update(bytes).digest('hex').slice(0, 16);
+      fs.writeFileSync(path.join(out, `seed-repeat-${name}`), bytes);
+      written++;
+    }
+  }
   for (const v of loadVectors()) {
     for (const lenient of [0, 1023]) {
       const mode = MODE_FINISH | (v.type === 'response' ? MODE_RESPONSE : 0);
