@@ -66,6 +66,22 @@ const FINISH = Symbol('finish');
 const runPendingTicks = typeof process._tickCallback === 'function' ?
   process._tickCallback : () => {};
 
+// err.rawPacket = view (node:http's prepareError()) stores a copy of a view
+// of the shared read buffer, as an ordinary property.
+function copyRawPacket(err) {
+  Object.defineProperty(err, 'rawPacket', {
+    configurable: true,
+    enumerable: false,
+    get() { return undefined; },
+    set(value) {
+      const shared = value instanceof Uint8Array && value.buffer === readPath.sharedBytes();
+      Object.defineProperty(this, 'rawPacket', {
+        value: shared ? Buffer.from(value) : value, writable: true, enumerable: true, configurable: true,
+      });
+    },
+  });
+}
+
 function parseError(bytesParsed, code, reason) {
   const err = new Error('Parse Error');
   err.bytesParsed = bytesParsed;
@@ -128,6 +144,7 @@ class HTTPParser {
     this._connections = null;
     this._consumedSocket = null;
     this._drainTicks = false;
+    this._lastResult = 0;         // what the last execute() returned, for ./read-path.js
     this._initCount = 0;
     this._begunSinceInit = false; // for lib/connections.js
     // The properties Node's lib puts on a parser, present from the start so
@@ -209,7 +226,7 @@ class HTTPParser {
     const state = this._state;
     if (state[S_GENERATION] !== this._generation) this._refreshViews();
     if (state[S_PAIR_SHIFT] !== 0 || state[S_SLAB_SHIFT] !== 0) this._shift();
-    if (this._state[S_EVENTS] === 0) return this._result();
+    if (this._state[S_EVENTS] === 0) return this._executed(bytes, this._result());
     this._input = bytes;
     let result;
     let delivered = false;
@@ -226,7 +243,18 @@ class HTTPParser {
       if (!delivered) this._nested = null;
       if (this._whenCompleteArg !== null) this._runWhenComplete();
     }
-    return this._nested === null ? result : this._runLater(result);
+    return this._executed(bytes, this._nested === null ? result : this._runLater(result));
+  }
+
+  // What execute() of `bytes` returns, noted for ./read-path.js. A parse
+  // error of bytes read into the shared read buffer gets the rawPacket
+  // node:http gives it as a copy: the buffer is reused at the next read.
+  _executed(bytes, result) {
+    this._lastResult = result;
+    if (typeof result !== 'number' && result instanceof Error && bytes.buffer === readPath.sharedBytes()) {
+      copyRawPacket(result);
+    }
+    return result;
   }
 
   // execute() or finish() called from inside one of this parser's handlers,

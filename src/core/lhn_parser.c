@@ -325,7 +325,8 @@ static int head_repeats(lhn_parser *p, uint32_t text_start, uint32_t text_end,
     return 0;
   }
   uint32_t layout[2 + 4 * LHN_REPEAT_MAX_PAIRS];
-  if (rec->valid && rec->len == len && rec->slots == slots && memcmp(rec->bytes, bytes, len) == 0) {
+  if (rec->valid && rec->len == len && rec->slots == slots &&
+      (len == 0 || memcmp(rec->bytes, bytes, len) == 0)) {
     head_layout(p, text_start, text_end, first, n, layout);
     if (memcmp(rec->layout, layout, (size_t)slots * sizeof(uint32_t)) == 0) return 1;
     memcpy(rec->layout, layout, (size_t)slots * sizeof(uint32_t));
@@ -343,7 +344,7 @@ static int head_repeats(lhn_parser *p, uint32_t text_start, uint32_t text_end,
     rec->bytes = block;
     rec->cap = cap;
   }
-  memcpy(rec->bytes, bytes, len);
+  if (len != 0) memcpy(rec->bytes, bytes, len);
   rec->len = len;
   rec->slots = head_layout(p, text_start, text_end, first, n, rec->layout);
   rec->valid = 1;

@@ -84,8 +84,9 @@ enum lhn_headers_flag {
  *
  * Each header pair is LHN_PAIR_SLOTS int32 values: its name and value as slab
  * offsets (trailing spaces and tabs of the value trimmed), and which
- * well-known name (lhn_known_names()) it has, as index + 1, or 0. A pair of a
- * message whose headers repeat (LHN_HC_REPEATS) has no known-name tag.
+ * well-known name (lhn_known_names()) it has, as index + 1, or 0. The pairs
+ * of a message whose headers repeat (LHN_HC_REPEATS) are not looked up: they
+ * carry 0, or (after a rewind) the tag an earlier pass gave them.
  */
 enum lhn_pair_slot {
   LHN_PAIR_NAME_START = 0,
