@@ -10,6 +10,8 @@
 
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+// Seeded, so that both parsers parse exactly the same bytes in every process.
+const { prng } = require('./corpus');
 
 const ROOT = path.resolve(__dirname, '..');
 const PARSERS = ['builtin', 'napi'];
@@ -183,19 +185,6 @@ function createBenchmark(file, name, configs, main, { parserOption = true, shown
   if (failed) process.exit(1);
 }
 
-// A deterministic pseudo-random generator (mulberry32), so that both parsers
-// parse exactly the same bytes in every process.
-function prng(seed) {
-  let a = seed >>> 0;
-  return function next() {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // The request of Node's benchmark/http/bench-parser.js: a request line,
 // Content-Type, `len` X-Filler headers with random digits, a final CRLF.
 function benchRequest(len) {
@@ -288,7 +277,6 @@ module.exports = {
   parseLine,
   product,
   createBenchmark,
-  prng,
   benchRequest,
   workload,
   verifyWorkload,

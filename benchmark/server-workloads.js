@@ -23,6 +23,9 @@
 //              browser requests and one API-like JSON POST in 8
 
 const crypto = require('node:crypto');
+const corpus = require('./corpus');
+
+const { prng } = corpus;
 
 const NAMES = ['hello', 'browser', 'post-json', 'upload', 'express'];
 
@@ -40,26 +43,6 @@ const DISTINCT = { hello: 1, browser: 256, 'post-json': 64, upload: 8, express: 
 
 // ------------------------------------------------------------ requests ----
 
-// Deterministic pseudo-random numbers (mulberry32).
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function loadCorpus() {
-  try {
-    return require('./corpus');
-  } catch (err) {
-    if (err.code === 'MODULE_NOT_FOUND' && /corpus/.test(err.message)) return null;
-    throw err;
-  }
-}
 
 // Headers as the loaders send them: the corpus's own, without the framing
 // and connection headers the loader writes itself.
@@ -76,8 +59,6 @@ function headerCount(req) {
 }
 
 function browserRequests(count, seed) {
-  const corpus = loadCorpus();
-  if (!corpus) throw new Error('benchmark/corpus.js is missing: the browser and express workloads need its requestCorpus()');
   const out = [];
   const seen = new Set();
   // Draw more than needed: only GETs without a body and with 10-14 header lines qualify.
