@@ -60,7 +60,7 @@ function toBytes(data) {
   throw new TypeError('The "buffer" argument must be a Buffer, TypedArray, DataView or ArrayBuffer');
 }
 
-// A finish() called from inside a handler, kept for later (see _later()).
+// A finish() called from inside a handler, kept for later (see _queueNested()).
 const FINISH = Symbol('finish');
 
 const runPendingTicks = typeof process._tickCallback === 'function' ?
@@ -119,7 +119,7 @@ class HTTPParser {
     this._replayHeadersDone = false;
     this._replayInMessage = false; // as of the event being delivered, see _messageStartNow()
     this._replayAt = -1;          // index of the event being delivered
-    this._nested = null;          // what handlers gave execute()/finish(), see _later()
+    this._nested = null;          // what handlers gave execute()/finish(), see _queueNested()
     this._silenced = false;       // remove() from 24 on: no events until initialize()
     this._kept = [null, null, null, null, null, null, null]; // see _handler()
     this._keptAny = false;
@@ -214,7 +214,7 @@ class HTTPParser {
   execute(data) {
     if (this._closed) return undefined;
     let bytes = data instanceof Uint8Array ? data : toBytes(data);
-    if (this._input !== null) return this._later(Buffer.from(bytes));
+    if (this._input !== null) return this._queueNested(Buffer.from(bytes));
     this._noteSettings();
     let slab = this._exec(bytes.buffer, bytes.byteOffset, bytes.length);
     if (slab === false) {
@@ -243,7 +243,7 @@ class HTTPParser {
       if (!delivered) this._nested = null;
       if (this._whenCompleteArg !== null) this._runWhenComplete();
     }
-    return this._executed(bytes, this._nested === null ? result : this._runLater(result));
+    return this._executed(bytes, this._nested === null ? result : this._runNested(result));
   }
 
   // What execute() of `bytes` returns, noted for ./read-path.js. A parse
@@ -263,17 +263,17 @@ class HTTPParser {
   // after the buffer whose events are being delivered: they are parsed (or
   // the finish done) once those are delivered, before the outer call
   // returns. What it returns now: the length, as if parsed (or undefined).
-  _later(what) {
+  _queueNested(what) {
     if (this._nested === null) this._nested = [];
     this._nested.push(what);
     return what === FINISH ? undefined : what.length;
   }
 
-  // Runs what _later() kept, in order. The outer call's result stands unless
+  // Runs what _queueNested() kept, in order. The outer call's result stands unless
   // it is clean and one of these fails: then that error is the result (it
   // reaches the connection as if the bytes had come in the next read), and
   // what was kept after it is dropped, as the parser stays failed.
-  _runLater(result) {
+  _runNested(result) {
     const queue = this._nested;
     this._nested = null;
     if (result instanceof Error) return result;
@@ -296,7 +296,7 @@ class HTTPParser {
 
   finish() {
     if (this._closed) return undefined;
-    if (this._input !== null) return this._later(FINISH);
+    if (this._input !== null) return this._queueNested(FINISH);
     this._noteSettings();
     const slab = this._native.finish();
     if (slab !== undefined) this._strings.slab = slab;
@@ -317,7 +317,7 @@ class HTTPParser {
       }
     }
     const result = this._state[S_ERROR] === 0 ? undefined : this._error();
-    return this._nested === null ? result : this._runLater(result);
+    return this._nested === null ? result : this._runNested(result);
   }
 
   // For callers that act on a message once it has completed (lib/incoming.js

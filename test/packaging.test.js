@@ -43,16 +43,16 @@ function packList() {
   return JSON.parse(out)[0].files.map((f) => f.path).sort();
 }
 
-test('the published files: the library, its sources and build script, examples; no developer tool', () => {
+test('the published files: the library, its sources and build script, examples, docs; no developer tool', () => {
   const files = packList().filter((f) => !f.startsWith('prebuilds/'));
   const expected = [
     'README.md', 'package.json', 'binding.gyp',
-    ...['lib', 'src', 'scripts/install', 'examples'].flatMap((dir) => {
+    ...['lib', 'src', 'scripts/install', 'examples', 'docs'].flatMap((dir) => {
       return execFileSync('git', ['ls-files', dir], { cwd: ROOT, encoding: 'utf8' }).split('\n');
     }),
   ].filter(Boolean);
   // Files other developers have added but not committed yet count too.
-  for (const dir of ['lib', 'src', 'scripts/install', 'examples']) {
+  for (const dir of ['lib', 'src', 'scripts/install', 'examples', 'docs']) {
     for (const f of fs.readdirSync(path.join(ROOT, dir), { recursive: true })) {
       const rel = path.posix.join(dir, f.split(path.sep).join('/'));
       if (fs.statSync(path.join(ROOT, rel)).isFile() && !expected.includes(rel)) expected.push(rel);
@@ -65,7 +65,7 @@ test('the published files: the library, its sources and build script, examples; 
   }
   for (const needed of ['lib/index.js', 'lib/index.mjs', 'lib/index.d.ts', 'lib/index.d.mts',
     'lib/register.js', 'scripts/install/build.js', 'scripts/install/llhttp.js',
-    'src/binding/glibc_compat.h', 'examples/net-server.js']) {
+    'src/binding/glibc_compat.h', 'examples/net-server.js', 'docs/api.md']) {
     assert.ok(files.includes(needed), needed);
   }
 });
