@@ -22,6 +22,10 @@
 
 #include <llhttp.h>
 
+/* The llhttp fetched by scripts/install/llhttp.js (Debian's static library)
+ * has its one reference to stderr renamed to this (see src/core/lhn_llhttp.c). */
+FILE *lhn_llhttp_stderr;
+
 static int noop(llhttp_t *p) { (void)p; return 0; }
 static int noop_data(llhttp_t *p, const char *at, size_t len) {
   (void)p; (void)at; (void)len;
