@@ -44,7 +44,11 @@ const netSymbols = (() => {
 })();
 
 let readBuffer = null;          // the shared buffer, made at first use
-const readers = new Set();      // sockets whose handle reads into it
+// The sockets whose handle reads into it, held weakly (no listener on the
+// socket: node:http checks a detached socket's listener counts).
+const readers = new Set();      // WeakRefs
+const readerRefs = new WeakMap(); // socket -> its WeakRef in readers
+const forgetReader = new FinalizationRegistry((ref) => readers.delete(ref));
 
 // The shared read buffer's ArrayBuffer (null before any socket uses it), for
 // the parser to recognise bytes it must copy before they leave.
@@ -110,14 +114,15 @@ function leftOver(parser, nread) {
 // Moves every reader to a new shared buffer: the old one may be referenced.
 function retire() {
   readBuffer = Buffer.allocUnsafeSlow(READ_BUFFER_SIZE);
-  for (const socket of readers) {
+  for (const ref of readers) {
+    const socket = ref.deref();
+    if (socket === undefined || socket.destroyed) {
+      readers.delete(ref);
+      continue;
+    }
     if (socket._handle !== null && socket._handle !== undefined) socket._handle.useUserBuffer(readBuffer);
     socket[netSymbols.buffer] = readBuffer;
   }
-}
-
-function onReaderClose() {
-  readers.delete(this);
 }
 
 // Takes over the reads of `socket` (whose handle is `handle`) for its one
@@ -127,15 +132,17 @@ function consume(socket, handle) {
   const listeners = socket.listeners('data');
   if (listeners.length !== 1) return false;
   socket[kConsumer] = listeners[0];
-  if (readers.has(socket)) return true;
+  if (readerRefs.has(socket)) return true;
   if (netSymbols !== null && socket.encrypted !== true && typeof handle.useUserBuffer === 'function' &&
       socket[netSymbols.buffer] === null && socket[netSymbols.generator] === null) {
     if (readBuffer === null) readBuffer = Buffer.allocUnsafeSlow(READ_BUFFER_SIZE);
     handle.useUserBuffer(readBuffer);
     socket[netSymbols.buffer] = readBuffer;
     socket[netSymbols.callback] = onSharedRead;
-    readers.add(socket);
-    socket.once('close', onReaderClose);
+    const ref = new WeakRef(socket);
+    readers.add(ref);
+    readerRefs.set(socket, ref);
+    forgetReader.register(socket, ref);
   } else {
     socket.push = consumedPush;
   }

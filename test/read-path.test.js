@@ -25,7 +25,11 @@ bothWays('upgrade: the bytes after the head stay intact after other connections 
   server.on('connection', (socket) => assertParser(mode, socket.parser));
   let head = null;
   let upgraded = null;
+  let listeners = null;
   server.on('upgrade', (req, socket, bodyHead) => {
+    // node:http detached the socket: none of its listeners is left (Node's
+    // test-http-connect checks the same).
+    listeners = ['close', 'data', 'drain', 'error'].map((e) => socket.listenerCount(e));
     head = bodyHead;
     upgraded = socket;
     socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: upgrade\r\n\r\n');
@@ -40,6 +44,7 @@ bothWays('upgrade: the bytes after the head stay intact after other connections 
     await once(client, 'connect');
     client.write('GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: echo\r\nConnection: upgrade\r\n\r\nEARLY-BYTES-' + 'e'.repeat(100));
     while (head === null) await delay(5);
+    assert.deepEqual(listeners, [0, 0, 0, 0]);
     await otherTraffic(port, 3);
     assert.equal(head.toString('latin1'), 'EARLY-BYTES-' + 'e'.repeat(100));
     // The upgraded connection's later reads reach its 'data' listener whole.
