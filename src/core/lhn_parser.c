@@ -245,14 +245,35 @@ static void index_known_names(void) {
   }
 }
 
+/* Whether name[0..len) equals bytes[0..len): for lengths up to 16 with two
+ * overlapping loads from each side instead of a call. */
+static inline int same_name(const char *name, const uint8_t *bytes, size_t len) {
+  if (len >= 8 && len <= 16) {
+    uint64_t a, b, c, d;
+    memcpy(&a, name, 8);
+    memcpy(&b, bytes, 8);
+    memcpy(&c, name + len - 8, 8);
+    memcpy(&d, bytes + len - 8, 8);
+    return ((a ^ b) | (c ^ d)) == 0;
+  }
+  if (len >= 4 && len < 8) {
+    uint32_t a, b, c, d;
+    memcpy(&a, name, 4);
+    memcpy(&b, bytes, 4);
+    memcpy(&c, name + len - 4, 4);
+    memcpy(&d, bytes + len - 4, 4);
+    return ((a ^ b) | (c ^ d)) == 0;
+  }
+  return memcmp(name, bytes, len) == 0;
+}
+
 /* Index + 1 of the well-known name equal to bytes[0..len), or 0. */
 static inline int32_t known_name(const uint8_t *bytes, size_t len) {
   if (len == 0) return 0;
   const uint8_t *bucket = known_table[known_hash(bytes, len)];
   for (int k = 0; k < KNOWN_PER_BUCKET && bucket[k] != 0; k++) {
     const char *name = known_names[bucket[k] - 1];
-    if (known_lengths[bucket[k] - 1] == len && (uint8_t)name[0] == bytes[0] &&
-        memcmp(name, bytes, len) == 0) {
+    if (known_lengths[bucket[k] - 1] == len && same_name(name, bytes, len)) {
       return bucket[k];
     }
   }
