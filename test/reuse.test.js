@@ -138,3 +138,35 @@ test('lazy mode: getAllHeaders() equals the built-in\'s arrays over repeating se
   }
   assert.strictEqual(n, 150);
 });
+
+// A call whose only head repeats the previous one returns no slab string:
+// whatever is asked of that message afterwards (getHeader(), getAllHeaders(),
+// the URL in lazy mode, trailers) is still right, whole or in pieces.
+test('a repeated head: strings asked for during and after execute() are right', () => {
+  const msg = 'POST /same HTTP/1.1\r\nHost: h\r\nX-Id: 7\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nz\r\n0\r\nX-T: t\r\n\r\n';
+  const want = ['Host', 'h', 'X-Id', '7', 'Transfer-Encoding', 'chunked'];
+  for (const lazy of [false, true]) {
+    for (const cut of [0, 10, 40, msg.length - 8]) {
+      const p = new napi();
+      p.initialize(napi.REQUEST, {}, 0, 0, undefined, { lazyHeaders: lazy });
+      const seen = [];
+      p[napi.kOnHeadersComplete] = function(a, b, headers, m, url) {
+        seen.push([url, this.getHeader('x-id'), this.getAllHeaders(), lazy ? undefined : headers]);
+      };
+      p[napi.kOnMessageComplete] = function() { seen.push(this.getAllTrailers()); };
+      for (let i = 0; i < 9; i++) {
+        const bytes = Buffer.from(msg, 'latin1');
+        if (cut > 0) p.execute(bytes.subarray(0, cut));
+        p.execute(bytes.subarray(cut));
+        assert.equal(p.getHeader('HOST'), 'h', `after message ${i}, cut ${cut}, lazy ${lazy}`);
+        assert.deepStrictEqual(p.getAllHeaders(), want);
+      }
+      assert.equal(seen.length, 18);
+      for (let i = 0; i < 18; i += 2) {
+        assert.deepStrictEqual(seen[i], ['/same', '7', want, lazy ? undefined : want], `message ${i / 2}`);
+        assert.deepStrictEqual(seen[i + 1], ['X-T', 't']);
+      }
+      p.close();
+    }
+  }
+});
