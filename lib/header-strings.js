@@ -67,12 +67,6 @@ class HeaderStrings {
     this._keptNumber = number;
   }
 
-  // Forgets the kept strings (a message whose strings were not all made).
-  forget() {
-    this._keptNumber = -1;
-    this._keptHeaders = null;
-  }
-
   // The kept copy of message `number`'s header array, or null.
   keptHeaders(number) {
     return this._keptNumber === number ? this._keptHeaders.slice() : null;

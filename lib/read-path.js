@@ -47,7 +47,6 @@ let readBuffer = null;          // the shared buffer, made at first use
 // The sockets whose handle reads into it, held weakly (no listener on the
 // socket: node:http checks a detached socket's listener counts).
 const readers = new Set();      // WeakRefs
-const readerRefs = new WeakMap(); // socket -> its WeakRef in readers
 const forgetReader = new FinalizationRegistry((ref) => readers.delete(ref));
 
 // The shared read buffer's ArrayBuffer (null before any socket uses it), for
@@ -132,7 +131,8 @@ function consume(socket, handle) {
   const listeners = socket.listeners('data');
   if (listeners.length !== 1) return false;
   socket[kConsumer] = listeners[0];
-  if (readerRefs.has(socket)) return true;
+  // (A socket consumed before reads into the shared buffer already.)
+  if (netSymbols !== null && socket[netSymbols.callback] === onSharedRead) return true;
   if (netSymbols !== null && socket.encrypted !== true && typeof handle.useUserBuffer === 'function' &&
       socket[netSymbols.buffer] === null && socket[netSymbols.generator] === null) {
     if (readBuffer === null) readBuffer = Buffer.allocUnsafeSlow(READ_BUFFER_SIZE);
@@ -141,7 +141,6 @@ function consume(socket, handle) {
     socket[netSymbols.callback] = onSharedRead;
     const ref = new WeakRef(socket);
     readers.add(ref);
-    readerRefs.set(socket, ref);
     forgetReader.register(socket, ref);
   } else {
     socket.push = consumedPush;
