@@ -103,7 +103,7 @@ function child({ parser, workload, count, pkg = ROOT }) {
       const p = req.socket.parser;
       if (!p) parserSeen = 'unknown (socket.parser unset)';
       else if (ours) parserSeen = p instanceof ours ? 'napi' : `not ours (${p.constructor.name})`;
-      else parserSeen = p.constructor.name === 'HTTPParser' && !('_native' in p) ? 'builtin' : p.constructor.name;
+      else parserSeen = p.constructor.name === 'HTTPParser' && typeof p.getAllHeaders !== 'function' ? 'builtin' : p.constructor.name;
     }
     handle(req, res);
   });

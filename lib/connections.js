@@ -31,8 +31,11 @@
 // Measured once on the built-in (idleBeforeFirstRequest()), not keyed by
 // version.
 
+const hooks = require('./hooks');
+
 const lists = new WeakMap();
 const patched = new WeakSet();
+const listOf = new WeakMap(); // parser -> the ConnectionsList it is in
 
 function nowMs() {
   // uv_hrtime()'s clock (CLOCK_MONOTONIC), as the core stamps message starts.
@@ -40,7 +43,7 @@ function nowMs() {
 }
 
 function startOf(parser) {
-  return parser._messageStartNow();
+  return parser[hooks.messageStart]();
 }
 
 // Is `proto` the prototype of Node's native ConnectionsList?
@@ -76,7 +79,7 @@ function patchPrototype(proto) {
       const freshIsIdle = idleBeforeFirstRequest();
       for (const parser of members.keys()) {
         const start = startOf(parser);
-        if (start === 0 || (freshIsIdle && !parser._begunSinceInit)) result.push(parser);
+        if (start === 0 || (freshIsIdle && !parser[hooks.begunSinceInit]())) result.push(parser);
       }
     }
     return result;
@@ -116,7 +119,7 @@ function patchPrototype(proto) {
     for (const [parser, reported] of members) {
       const start = startOf(parser);
       if (start === 0 || start === reported) continue; // not active
-      if ((headersDeadline > 0 && start < headersDeadline && !parser._headersCompleted()) ||
+      if ((headersDeadline > 0 && start < headersDeadline && !parser[hooks.headersDone]()) ||
           (requestDeadline > 0 && start < requestDeadline)) {
         result.push(parser);
         // Erased from "active": reported once per message.
@@ -176,19 +179,19 @@ function adopt(list) {
 // whether the parser is now in a ConnectionsList (the parser then starts its
 // message clock, as the built-in does).
 function track(parser, list) {
-  if (parser._connections !== null) untrack(parser);
+  untrack(parser);
   if (list === null || list === undefined) return false;
-  parser._connections = list;
   if (!adopt(list)) return false;
+  listOf.set(parser, list);
   lists.get(list).set(parser, 0);
   return true;
 }
 
 // remove() / close(): leaves the list.
 function untrack(parser) {
-  const list = parser._connections;
-  if (list === null) return;
-  parser._connections = null;
+  const list = listOf.get(parser);
+  if (list === undefined) return;
+  listOf.delete(parser);
   const members = lists.get(list);
   if (members !== undefined) members.delete(parser);
 }

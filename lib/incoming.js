@@ -37,6 +37,8 @@
 // Per-message cost: two shared named functions, no closure, no allocation,
 // no new property on the message (shapes stay as Node makes them).
 
+const hooks = require('./hooks');
+
 let proto = null;           // IncomingMessage.prototype once patched
 let originalDump = null;    // Node's methods, called for every other case
 let originalDestroy = null;
@@ -62,9 +64,9 @@ function _dump() {
     }
     const socket = this.socket;
     const parser = socket !== null && typeof socket === 'object' ? socket.parser : null;
-    if (parser !== null && typeof parser === 'object' && typeof parser._whenComplete === 'function' &&
+    if (parser !== null && typeof parser === 'object' && typeof parser[hooks.whenComplete] === 'function' &&
         this.complete === false && this._readableState.length === 0 &&
-        parser._whenComplete(this, finishDump)) {
+        parser[hooks.whenComplete](this, finishDump)) {
       this._dumped = true;
       this.removeAllListeners('data');
       return;
@@ -74,8 +76,7 @@ function _dump() {
 }
 
 // The end of a dump deferred to the message's completion (the parser's
-// _whenComplete()): read(0)
-// when it is now fully received, otherwise what Node's dump does after
+// whenComplete hook): read(0) when it is now fully received, otherwise what Node's dump does after
 // setting _dumped.
 function finishDump(msg) {
   if (dumpable(msg)) msg.read(0);

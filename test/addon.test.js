@@ -6,6 +6,7 @@ const assert = require('node:assert');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const llhttpNapi = require('..');
+const { coreStats } = require('../lib/hooks');
 const { HTTPParser } = llhttpNapi;
 const builtin = require('_http_common');
 
@@ -84,14 +85,14 @@ test('no native allocation per message once warm (10 000 messages, fragmented to
   const msg = Buffer.from('GET /warm HTTP/1.1\r\nHost: localhost\r\nUser-Agent: t\r\nAccept: */*\r\n' +
     'Cookie: a=b; c=d; e=f\r\nX-Filler: ' + 'x'.repeat(200) + '\r\n\r\n');
   for (let i = 0; i < 100; i++) p.execute(msg);
-  const warm = p._native.stats().allocations;
+  const warm = p[coreStats]().allocations;
   for (let i = 0; i < 10000; i++) {
     const frags = (i % 4) + 1;
     const step = Math.ceil(msg.length / frags);
     for (let off = 0; off < msg.length; off += step) p.execute(msg.subarray(off, off + step));
   }
   assert.strictEqual(completed, 10100);
-  assert.strictEqual(p._native.stats().allocations, warm);
+  assert.strictEqual(p[coreStats]().allocations, warm);
 });
 
 test('the addon loads in worker threads (context-aware)', async () => {

@@ -18,7 +18,7 @@ const {
 const PROBE = `
 const http = require('http');
 const kind = (p) => (p && p.constructor && p.constructor.name === 'HTTPParser' &&
-  typeof p.execute === 'function' && '_native' in p) ? 'ours' : 'builtin';
+  typeof p.execute === 'function' && typeof p.getAllHeaders === 'function') ? 'ours' : 'builtin';
 const server = http.createServer((req, res) => res.end(kind(req.socket.parser)));
 server.listen(0, '127.0.0.1', () => {
   const req = http.get({ port: server.address().port, host: '127.0.0.1' }, (res) => {
@@ -228,7 +228,7 @@ test('cluster: workers started with -r register serve with llhttp-napi', async (
     fs.writeFileSync(app, `
       const cluster = require('cluster');
       const http = require('http');
-      const kind = (p) => (p && '_native' in p) ? 'ours' : 'builtin';
+      const kind = (p) => (p && typeof p.getAllHeaders === 'function') ? 'ours' : 'builtin';
       if (cluster.isPrimary) {
         const w = cluster.fork();
         w.on('message', (port) => {
@@ -260,7 +260,7 @@ test('Express app served with -r ./lib/register.js', async () => {
       const express = require(${JSON.stringify(require.resolve('express'))});
       const app = express();
       app.use(express.json());
-      app.get('/hello/:name', (req, res) => res.set('x-parser', '_native' in req.socket.parser ? 'ours' : 'builtin').send('hello ' + req.params.name + ' ' + req.query.q));
+      app.get('/hello/:name', (req, res) => res.set('x-parser', typeof req.socket.parser.getAllHeaders === 'function' ? 'ours' : 'builtin').send('hello ' + req.params.name + ' ' + req.query.q));
       app.post('/echo', (req, res) => res.json({ got: req.body, type: req.get('content-type') }));
       app.get('/headers', (req, res) => res.json(req.rawHeaders));
       app.use((req, res) => res.status(404).send('nope'));

@@ -155,9 +155,9 @@ test('the addon class behind the parser: TypeError, RangeError or "closed" error
     // ArrayBuffer comes back false (the caller copies it), anything else throws.
     if (typeof junk === 'object' && junk !== null) assert.equal(n.executor()(junk, 0, 0), false);
     else assert.throws(() => n.executor()(junk, 0, 0), TypeError, `executor()(${name})`);
-    assert.throws(() => n.rewind(junk, 0, 0, 0, 0), TypeError, `rewind(${name})`);
+    assert.throws(() => n.rewind(junk, 0, 0, 0, 0, 0, 0), TypeError, `rewind(${name})`);
     assert.throws(() => NativeParser.prototype.finish.call(junk), TypeError);
-    assert.throws(() => NativeParser.prototype.rewind.call(junk, buf(), 0, 0, 0, 0), TypeError);
+    assert.throws(() => NativeParser.prototype.rewind.call(junk, buf().buffer, 0, 0, 0, 0, 0, 0), TypeError);
     assert.equal(n.finish(junk), undefined);
     assert.equal(n.close(junk), undefined);
   }
@@ -170,7 +170,7 @@ test('the addon class behind the parser: TypeError, RangeError or "closed" error
   for (const index of [6, 100, -1, 2 ** 32 - 1]) { // 6 events recorded
     const n = new NativeParser();
     exec(n, B('GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\n\r\n'));
-    assert.throws(() => n.rewind(Buffer.alloc(3), index, 3, 2, 24), RangeError);
+    assert.throws(() => n.rewind(new ArrayBuffer(3), 0, 3, index, 3, 2, 24), RangeError);
   }
   // After close().
   const n = new NativeParser();
@@ -179,7 +179,7 @@ test('the addon class behind the parser: TypeError, RangeError or "closed" error
   n.close();
   n.close();
   for (const call of [() => exec(n, buf()), () => run(buf().buffer, 0, 1), () => n.finish(), () => n.buffers(),
-    () => n.rewind(buf(), 0, 1, 1, 1)]) {
+    () => n.rewind(buf().buffer, 0, 1, 0, 1, 1, 1)]) {
     assert.throws(call, /the parser is closed/);
   }
   assert.equal(typeof n.stats().allocations, 'number');
@@ -190,7 +190,7 @@ test('the addon class: rewind() with two arguments of the wrong type throws, doe
        const r = runWithParserInChild('ours', `
          const { NativeParser } = require(${JSON.stringify(path.join(ROOT, 'lib', 'native'))});
          let out;
-         try { new NativeParser().rewind(Buffer.alloc(4), undefined, undefined, 0, 0); out = 'returned'; }
+         try { new NativeParser().rewind(new ArrayBuffer(4), 0, 4, undefined, undefined, 0, 0); out = 'returned'; }
          catch (e) { out = e.constructor.name; }
          console.log(out);`);
        assert.equal(r.status, 0, describeChildExit(r));

@@ -216,30 +216,36 @@ class Parser : public Napi::ObjectWrap<Parser> {
     return false;
   }
 
-  // rewind(buffer, eventIndex, actions, answer, failCode): see
-  // lhn_parser_rewind; buffer is the Uint8Array the last execute parsed.
-  // Returns what Publish() does.
+  // rewind(arrayBuffer, byteOffset, length, eventIndex, actions, answer,
+  // failCode): see lhn_parser_rewind; the bytes are those the last execute
+  // parsed. Returns what Publish() does.
   Napi::Value Rewind(const Napi::CallbackInfo& info) {
     if (!Usable(info)) return Napi::Value();
     Napi::Env env = info.Env();
-    if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-      Napi::TypeError::New(env, "rewind() takes the Uint8Array last executed").ThrowAsJavaScriptException();
+    if (!info[0].IsArrayBuffer()) {
+      Napi::TypeError::New(env, "rewind() takes the ArrayBuffer last executed").ThrowAsJavaScriptException();
       return Napi::Value();
     }
-    for (size_t i = 1; i <= 4; i++) {
+    for (size_t i = 1; i <= 6; i++) {
       if (!info[i].IsNumber()) {
         Napi::TypeError::New(env, "rewind() takes numbers").ThrowAsJavaScriptException();
         return Napi::Value();
       }
     }
-    Napi::Uint8Array bytes = info[0].As<Napi::Uint8Array>();
+    Napi::ArrayBuffer buffer = info[0].As<Napi::ArrayBuffer>();
+    uint32_t offset = info[1].As<Napi::Number>().Uint32Value();
+    uint32_t len = info[2].As<Napi::Number>().Uint32Value();
+    if (offset > buffer.ByteLength() || len > buffer.ByteLength() - offset) {
+      Napi::RangeError::New(env, "rewind(): bytes out of range").ThrowAsJavaScriptException();
+      return Napi::Value();
+    }
     env_ = env;
     lhn_result result;
-    if (lhn_parser_rewind(&core_, reinterpret_cast<const char*>(bytes.Data()), bytes.ByteLength(),
-                          info[1].As<Napi::Number>().Uint32Value(),
-                          info[2].As<Napi::Number>().Uint32Value(),
-                          info[3].As<Napi::Number>().Int32Value(),
-                          info[4].As<Napi::Number>().Int32Value(), &result) != 0) {
+    if (lhn_parser_rewind(&core_, static_cast<const char*>(buffer.Data()) + offset, len,
+                          info[3].As<Napi::Number>().Uint32Value(),
+                          info[4].As<Napi::Number>().Uint32Value(),
+                          info[5].As<Napi::Number>().Int32Value(),
+                          info[6].As<Napi::Number>().Int32Value(), &result) != 0) {
       Napi::RangeError::New(env, "no such event").ThrowAsJavaScriptException();
       return Napi::Value();
     }

@@ -60,7 +60,7 @@ const server = http.createServer((req, res) => {
     const parser = req.socket.parser;
     process.stdout.write(JSON.stringify({
       mode,
-      ours: Boolean(parser && '_native' in parser),
+      ours: Boolean(parser && typeof parser.getAllHeaders === 'function'),
       incomingPatched: require(path.resolve(__dirname, '..', '..', 'lib', 'incoming')).isPatched(),
       ticks, emits, tickNames, emitNames,
     }) + '\n');
