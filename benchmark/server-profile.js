@@ -27,12 +27,18 @@ const common = require('./common');
 
 // ----------------------------------------------------------------- perf ----
 
+// lib/ files by role (the names of earlier layouts too, to compare with a
+// snapshot of an older commit).
+const OURS_STRINGS = /lib\/(core|header-strings)\.js/;
+const OURS_STRING_FNS = /completeHeaders|'array |flushHeaders|flushText|takeHeaders|'keep |allHeaders|forMessage|_headersComplete|_headersFlushed|_notePairs/;
+const OURS_JS = /lib\/(parser|replay|core|header-strings)\.js/;
+const OURS_READ = /lib\/read-path\.js|readConsumed|consumedRead|consumedPush/;
+
 // [label, test(dso, symbol)]: the first that matches. Order matters.
 const CATEGORIES = [
-  ['ours JS: header strings and arrays', (d, s) => /parser\.js/.test(s) &&
-    /_headerArray|_pairsFor|_headersComplete|_string|_text|_block|_plainArray|_notePairs|_endRecording/.test(s)],
-  ['read path JS: onStreamRead, push, socketOnData, timer refresh', (d, s) => /parser\.js/.test(s) && /consumedPush/.test(s)],
-  ['ours JS: execute, _replay, _deliver, state', (d, s) => /parser\.js/.test(s)],
+  ['ours JS: header strings and arrays', (d, s) => OURS_STRINGS.test(s) && OURS_STRING_FNS.test(s)],
+  ['read path JS: onStreamRead, push, socketOnData, timer refresh', (d, s) => OURS_READ.test(s)],
+  ['ours JS: execute, replay, deliver, state', (d, s) => OURS_JS.test(s)],
   ['ours native: core + binding (the addon)', (d) => /llhttp_napi.*\.node$/.test(d)],
   ['N-API crossing', (d, s) => /^(v8impl|napi_)|CallFunctionTemplate|JSTypedArray::GetBuffer|CallApiCallback|FunctionCallbackWrapper|HandleApiCallHelper|Builtins_CallBoundFunction/.test(s)],
   ['llhttp', (d, s) => /llhttp/.test(s)],
@@ -51,6 +57,19 @@ const CATEGORIES = [
   ['GC', (d, s) => /Scavenge|Heap::|MarkCompact|Sweeper|Evacuat|Remembered|Marking|ConcurrentMarking|NeedsResetDueToFlushedBytecode|SizeFromMap|IteratePointers|PointersUpdating|StringTableCleaner/.test(s)],
   ['kernel: syscalls, TCP', (d) => d === '[kernel.kallsyms]'],
   ['other: node:http, the app, V8', () => true],
+];
+
+// The categories that make up the parse path: from the socket's read to
+// req.headers, what either parser spends on parsing (issue 19's table).
+const PARSE_PATH = [
+  'built-in parser C++: strings, callbacks, ConnectionsList',
+  'llhttp',
+  'N-API crossing',
+  'ours native: core + binding (the addon)',
+  'read path JS: onStreamRead, push, socketOnData, timer refresh',
+  'ours JS: header strings and arrays',
+  'ours JS: execute, replay, deliver, state',
+  'req.headers: _addHeaderLine, matchKnownFields',
 ];
 
 function categoryOf(dso, sym) {
@@ -109,7 +128,9 @@ function perfReport({ file, hz, seconds }, servers) {
       syms.set(key, (syms.get(key) || 0) + 1);
     }
     const per = (count) => (count * us) / n;
-    out[parser] = { seconds, requests: n, total: per(total), samples: total,
+    let parsePath = 0;
+    for (const label of PARSE_PATH) parsePath += cats.get(label) || 0;
+    out[parser] = { seconds, requests: n, total: per(total), samples: total, parsePath: per(parsePath),
       categories: Object.fromEntries([...cats].map(([k, v]) => [k, per(v)])),
       symbols: Object.fromEntries([...syms].map(([k, v]) => [k, per(v)])) };
   }
@@ -121,6 +142,8 @@ function perfTable(report, top = 30) {
   const lines = [];
   lines.push(`perf, on-CPU µs/request (all threads): builtin ${b.total.toFixed(2)}, napi ${n.total.toFixed(2)} ` +
     `(${(n.total - b.total >= 0 ? '+' : '')}${(n.total - b.total).toFixed(2)}); ${b.samples} / ${n.samples} samples`);
+  lines.push(`parse path (read to req.headers, the first ${PARSE_PATH.length} categories below): builtin ` +
+    `${b.parsePath.toFixed(2)}, napi ${n.parsePath.toFixed(2)}, ratio ${(n.parsePath / b.parsePath).toFixed(3)}`);
   const rows = (key) => {
     const keys = new Set([...Object.keys(b[key]), ...Object.keys(n[key])]);
     return [...keys].map((k) => ({ k, b: b[key][k] || 0, n: n[key][k] || 0 }));
@@ -128,7 +151,11 @@ function perfTable(report, top = 30) {
   const line = (r) => `  ${r.b.toFixed(2).padStart(7)}  ${r.n.toFixed(2).padStart(7)}  ${((r.n - r.b >= 0 ? '+' : '') +
     (r.n - r.b).toFixed(2)).padStart(7)}  ${((100 * r.n) / n.total).toFixed(1).padStart(5)}%  ${r.k}`;
   lines.push('  builtin     napi     diff  %napi  category');
-  for (const r of rows('categories').sort((x, y) => (y.n - y.b) - (x.n - x.b))) lines.push(line(r));
+  const inPath = (r) => PARSE_PATH.includes(r.k);
+  const byGain = (x, y) => (y.n - y.b) - (x.n - x.b);
+  for (const r of rows('categories').filter(inPath).sort(byGain)) lines.push(line(r));
+  lines.push('  (outside the parse path)');
+  for (const r of rows('categories').filter((r) => !inPath(r)).sort(byGain)) lines.push(line(r));
   lines.push(`  symbols, top ${top} differences:`);
   for (const r of rows('symbols').sort((x, y) => Math.abs(y.n - y.b) - Math.abs(x.n - x.b)).slice(0, top)) {
     lines.push(line({ ...r, k: r.k.slice(0, 110) }));

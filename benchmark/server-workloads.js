@@ -21,13 +21,15 @@
 //   express    an Express 5 app (benchmark/apps/express-app.js: routes, a
 //              router, express.json() on its POST route) driven by the
 //              browser requests and one API-like JSON POST in 8
+//   fastify    the same routes as a Fastify 5 app (benchmark/apps/fastify-app.js,
+//              its own JSON body parser), the same requests as express
 
 const crypto = require('node:crypto');
 const corpus = require('./corpus');
 
 const { prng } = corpus;
 
-const NAMES = ['hello', 'browser', 'post-json', 'upload', 'express'];
+const NAMES = ['hello', 'browser', 'post-json', 'upload', 'express', 'fastify'];
 
 const DESCRIPTIONS = {
   hello: 'keep-alive GET / (2 headers), response "Hello World"',
@@ -35,11 +37,12 @@ const DESCRIPTIONS = {
   'post-json': 'keep-alive POST with a 4 KiB JSON body (distinct); handler reads it, JSON.parse, small JSON answer',
   upload: 'keep-alive PUT of 64 KiB (Content-Length, arrives in >= 2 reads); handler counts the bytes',
   express: 'Express 5 app (routes, a router, express.json() on POST) driven by the browser GETs + 1 JSON POST in 8',
+  fastify: 'Fastify 5 app (the same routes, its JSON body parser) driven by the same requests as express',
 };
 
 // How many distinct requests each workload cycles through. autocannon builds
 // a buffer of every request for each connection, so these stay modest.
-const DISTINCT = { hello: 1, browser: 256, 'post-json': 64, upload: 8, express: 256 };
+const DISTINCT = { hello: 1, browser: 256, 'post-json': 64, upload: 8, express: 256, fastify: 256 };
 
 // ------------------------------------------------------------ requests ----
 
@@ -176,6 +179,7 @@ function requests(name, { seed = 1, count = DISTINCT[name] } = {}) {
     case 'post-json': return postJsonRequests(count, seed);
     case 'upload': return uploadRequests(count, seed);
     case 'express': return expressRequests(count, seed);
+    case 'fastify': return expressRequests(count, seed);
     default: throw new Error(`unknown workload "${name}" (one of ${NAMES.join(', ')})`);
   }
 }
@@ -271,6 +275,16 @@ function handler(name, tally) {
         tally.requests++;
         app(req, res);
       };
+    }
+    case 'fastify': {
+      // (The server listens once the app is ready.)
+      let app = null;
+      const handle = (req, res) => {
+        tally.requests++;
+        app(req, res);
+      };
+      handle.ready = require('./apps/fastify-app').createHandler().then((fn) => { app = fn; });
+      return handle;
     }
     default:
       throw new Error(`unknown workload "${name}" (one of ${NAMES.join(', ')})`);

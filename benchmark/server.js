@@ -16,10 +16,10 @@
 // hooks cost CPU.
 //
 // Workloads (benchmark/server-workloads.js): hello, browser, post-json,
-// upload, express. It measures the node binary that runs it, so per line:
+// upload, express, fastify. It measures the node binary that runs it, so per line:
 //   $(node scripts/dev/test-lines.js --print 24) benchmark/server.js --workload=browser
 //
-//   node benchmark/server.js [--workload=hello,browser,post-json,upload,express]
+//   node benchmark/server.js [--workload=hello,browser,post-json,upload,express,fastify]
 //        [--rounds=9] [--duration=3] [--warmup=1.5] [--connections=50] [--seed=1]
 //        [--loader=autocannon|wrk] (default: wrk when installed, else autocannon)
 //        [--count-duration=2] [--no-count] [--json=FILE]
@@ -127,7 +127,10 @@ function child({ parser, workload, count, pkg = ROOT }) {
       process.exit(0);
     }
   });
-  server.listen(0, '127.0.0.1', () => send({ type: 'listening', port: server.address().port }));
+  // (A workload whose app is set up asynchronously says when it is ready.)
+  Promise.resolve(handle.ready).then(() => {
+    server.listen(0, '127.0.0.1', () => send({ type: 'listening', port: server.address().port }));
+  });
 }
 
 // --------------------------------------------------------------- parent ----
@@ -553,6 +556,7 @@ async function e2e({ workloads: names = workloads.NAMES, rounds = 9, duration = 
         w.stats = ratioStats(ratios);
         for (const p of PARSERS) w.stats[p] = stats.median(w.rounds.map((r) => r[p].cpuUsPerRequest));
       }
+      w.parsePath = parsePathOf(w.rounds);
     }
   } finally {
     await loader.close();
@@ -634,6 +638,12 @@ function describe(result) {
         lines.push(`   round ${i + 1}, ${profile.perfTable(r.perf.report, 25).split('\n').join('\n   ')}`);
       }
     });
+    const pp = w.parsePath;
+    if (pp) {
+      lines.push(`   parse path by perf, µs/request, median of ${pp.rounds} round(s): builtin ${fmt(pp.builtin, 2)}, ` +
+        `napi ${fmt(pp.napi, 2)}; ratio ${fmt(pp.ratio, 3)} (rounds ${fmt(pp.ratioRange[0], 3)}–${fmt(pp.ratioRange[1], 3)}); ` +
+        `whole request ${fmt(pp.wholeBuiltin, 2)} / ${fmt(pp.wholeNapi, 2)}`);
+    }
     const c = w.counts;
     if (c && !c.unavailable) {
       lines.push(`   per request: builtin ${fmt(c.builtin.ticksPerRequest, 2)} nextTicks, ${fmt(c.builtin.emitsPerRequest, 2)} emits; ` +
@@ -653,17 +663,37 @@ function describe(result) {
   return lines.join('\n');
 }
 
+// The parse path by perf (server-profile.js PARSE_PATH) over the rounds
+// that were recorded: medians of each parser's µs/request and of the
+// per-round ratios, with their range; null without --perf.
+function parsePathOf(rounds) {
+  const reports = rounds.map((r) => r.perf && r.perf.report).filter(Boolean);
+  if (reports.length === 0) return null;
+  const range = (xs) => [Math.min(...xs), Math.max(...xs)];
+  const ratios = reports.map((x) => x.napi.parsePath / x.builtin.parsePath);
+  return {
+    rounds: reports.length,
+    builtin: stats.median(reports.map((x) => x.builtin.parsePath)),
+    napi: stats.median(reports.map((x) => x.napi.parsePath)),
+    ratio: stats.median(ratios),
+    ratioRange: range(ratios),
+    wholeBuiltin: stats.median(reports.map((x) => x.builtin.total)),
+    wholeNapi: stats.median(reports.map((x) => x.napi.total)),
+  };
+}
+
 // One table over the workloads.
 function summary(result) {
   const rows = [['workload', 'µs/req builtin', 'napi', 'ratio (median)', '95% CI', 'geo mean (95% CI)',
-    'ticks b/n', 'emits b/n']];
+    'ticks b/n', 'emits b/n', 'parse path b/n (ratio)']];
   for (const [name, w] of Object.entries(result.workloads)) {
     const s = w.stats || {};
     const c = w.counts && !w.counts.unavailable ? w.counts : null;
     rows.push([name, fmt(s.builtin), fmt(s.napi), fmt(s.median, 3), fmtCi(s.ci),
       s.geoMean ? `${fmt(s.geoMean, 3)} (${fmtCi(s.geoCi)})` : '—',
       c ? `${fmt(c.builtin.ticksPerRequest, 2)}/${fmt(c.napi.ticksPerRequest, 2)}` : '—',
-      c ? `${fmt(c.builtin.emitsPerRequest, 2)}/${fmt(c.napi.emitsPerRequest, 2)}` : '—']);
+      c ? `${fmt(c.builtin.emitsPerRequest, 2)}/${fmt(c.napi.emitsPerRequest, 2)}` : '—',
+      w.parsePath ? `${fmt(w.parsePath.builtin, 2)}/${fmt(w.parsePath.napi, 2)} (${fmt(w.parsePath.ratio, 3)})` : '—']);
   }
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => String(r[j]).length)));
   return rows.map((r) => r.map((cell, j) => (j === 0 ? String(cell).padEnd(widths[j]) : String(cell).padStart(widths[j])))
