@@ -78,7 +78,10 @@ class Core {
     this.keptHeaders = null;
     this.keptText = '';
     this.keptNumber = -1;
-    this.skipKeeps = 0;         // messages that differ before the next copy is kept
+    // Messages that differ before the next copy is kept: none is kept of a
+    // parser's first message (an idle connection after one request holds
+    // no copy).
+    this.skipKeeps = KEEP_EVERY - 1;
   }
 
   // Views of the addon's buffers, again whenever it replaced one.

@@ -12,9 +12,12 @@
 /* Chunk extensions allowed per chunk line, as in Node 20. */
 #define LHN_MAX_CHUNK_EXTENSIONS 16384
 
+/* First capacities: an idle connection holds a parser, so they fit a
+ * typical message (median browser head about 570 bytes, 10-14 headers, 4
+ * events) and grow, once per parser, for bigger ones. */
 #define INITIAL_SLAB 1024u
-#define INITIAL_PAIRS 64u
-#define INITIAL_EVENTS 32u
+#define INITIAL_PAIRS 16u
+#define INITIAL_EVENTS 8u
 
 static lhn_parser *from_llhttp(llhttp_t *h) {
   return (lhn_parser *)((char *)h - offsetof(lhn_parser, st.llhttp));
