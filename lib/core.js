@@ -307,11 +307,7 @@ class Core {
     this.minor = events[at + EV_HTTP_MINOR];
     this.upgrade = (flags & HC_UPGRADE) !== 0;
     this.keepAlive = (flags & HC_KEEP_ALIVE) !== 0;
-    this.headers = undefined;
-    this.url = undefined;
-    this.method = undefined;
-    this.statusCode = undefined;
-    this.statusMessage = undefined;
+    this.headers = this.url = this.method = this.statusCode = this.statusMessage = undefined;
     const start = events[at + EV_TEXT_START];
     const end = events[at + EV_TEXT_END];
     if (!lazy && !flushed) {
@@ -347,7 +343,8 @@ class Core {
     else this.statusCode = events[at + EV_STATUS];
   }
 
-  // The header array completeHeaders() made, handed over once.
+  // The header array completeHeaders() made, handed over once (an idle
+  // parser holds none).
   takeHeaders() {
     const headers = this.headers;
     this.headers = undefined;
@@ -445,10 +442,7 @@ class Core {
 }
 
 // The event kinds, for the replay's switch.
-Core.MESSAGE_BEGIN = EV_MESSAGE_BEGIN;
-Core.HEADERS = EV_HEADERS;
-Core.HEADERS_COMPLETE = EV_HEADERS_COMPLETE;
-Core.BODY = EV_BODY;
-Core.MESSAGE_COMPLETE = EV_MESSAGE_COMPLETE;
+Object.assign(Core, { MESSAGE_BEGIN: EV_MESSAGE_BEGIN, HEADERS: EV_HEADERS, HEADERS_COMPLETE: EV_HEADERS_COMPLETE,
+  BODY: EV_BODY, MESSAGE_COMPLETE: EV_MESSAGE_COMPLETE });
 
 module.exports = { Core };
