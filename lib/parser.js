@@ -145,11 +145,16 @@ class HTTPParser {
     this._closed = true;
     this._replay.closed = true;
     connections.untrack(this);
-    this.free();
+    // (Not this.free(): node:http's tests replace it on a parser.)
+    this._emitDestroy();
     this._core.close();
   }
 
   free() {
+    this._emitDestroy();
+  }
+
+  _emitDestroy() {
     if (this._destroyed) return;
     this._destroyed = true;
     if (this._asyncResource !== null) this._asyncResource.emitDestroy();

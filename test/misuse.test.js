@@ -617,3 +617,17 @@ test('bytes in a SharedArrayBuffer parse as from a Buffer (the addon takes a cop
   assert.equal(p.execute(shared), text.length);
   assert.deepStrictEqual(seen, ['/s', 'Host', 'a', 'Content-Length', '2', 'hi']);
 });
+
+// ---- methods replaced on an instance ----------------------------------------
+
+test('close() does not call a free() replaced on the parser, as with the built-in (Node\'s test-http-server-connection-list-when-close)', () => {
+  const { HTTPParser: Builtin } = require('_http_common');
+  for (const Parser of [Builtin, HTTPParser]) {
+    const p = new Parser();
+    p.initialize(REQUEST, {});
+    let calls = 0;
+    p.free = () => { calls++; };
+    p.close();
+    assert.equal(calls, 0, Parser === Builtin ? 'built-in' : 'ours');
+  }
+});
