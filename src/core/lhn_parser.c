@@ -222,9 +222,16 @@ static const char *const known_names[] = {
 #define KNOWN_HASH_SIZE 512
 #define KNOWN_PER_BUCKET 4
 /* known_table[hash][k]: index + 1 of the names with that hash (0: none);
- * built once from known_names. */
+ * built once from known_names, as are the entries: each name again with its
+ * length in 32 bytes of its own, so that a lookup in a server, where these
+ * tables are cold, reads one bucket and one entry per candidate. */
+#define KNOWN_ENTRY_SIZE 32
+typedef struct known_entry {
+  uint8_t len;
+  uint8_t name[KNOWN_ENTRY_SIZE - 1];
+} known_entry;
 static uint8_t known_table[KNOWN_HASH_SIZE][KNOWN_PER_BUCKET];
-static uint8_t known_lengths[KNOWN_COUNT];
+static _Alignas(64) known_entry known_entries[KNOWN_COUNT];
 static pthread_once_t known_once = PTHREAD_ONCE_INIT;
 
 /* Of the length and the first and last bytes, ASCII case folded (so that a
@@ -236,9 +243,11 @@ static inline uint32_t known_hash(const uint8_t *bytes, size_t len) {
 
 static void index_known_names(void) {
   for (size_t i = 0; i < KNOWN_COUNT; i++) {
-    const uint8_t *name = (const uint8_t *)known_names[i];
-    known_lengths[i] = (uint8_t)strlen(known_names[i]);
-    uint8_t *bucket = known_table[known_hash(name, known_lengths[i])];
+    size_t len = strlen(known_names[i]);
+    if (len >= KNOWN_ENTRY_SIZE) abort(); /* a name too long for its entry */
+    known_entries[i].len = (uint8_t)len;
+    memcpy(known_entries[i].name, known_names[i], len);
+    uint8_t *bucket = known_table[known_hash(known_entries[i].name, len)];
     for (int k = 0; k < KNOWN_PER_BUCKET; k++) {
       if (bucket[k] == 0) {
         bucket[k] = (uint8_t)(i + 1);
@@ -248,37 +257,42 @@ static void index_known_names(void) {
   }
 }
 
-/* Whether name[0..len) equals bytes[0..len): for lengths up to 16 with two
- * overlapping loads from each side instead of a call. */
-static inline int same_name(const char *name, const uint8_t *bytes, size_t len) {
-  if (len >= 8 && len <= 16) {
-    uint64_t a, b, c, d;
-    memcpy(&a, name, 8);
-    memcpy(&b, bytes, 8);
-    memcpy(&c, name + len - 8, 8);
-    memcpy(&d, bytes + len - 8, 8);
-    return ((a ^ b) | (c ^ d)) == 0;
+/* Whether the 8 bytes at a + at and b + at are equal. */
+static inline int same8(const uint8_t *a, const uint8_t *b, size_t at) {
+  uint64_t x, y;
+  memcpy(&x, a + at, 8);
+  memcpy(&y, b + at, 8);
+  return x == y;
+}
+
+/* Whether a[0..len) equals b[0..len), len < KNOWN_ENTRY_SIZE: with
+ * overlapping loads from each end instead of a call. */
+static inline int same_name(const uint8_t *a, const uint8_t *b, size_t len) {
+  if (len > 16) {
+    return same8(a, b, 0) & same8(a, b, 8) & same8(a, b, len - 16) & same8(a, b, len - 8);
   }
-  if (len >= 4 && len < 8) {
-    uint32_t a, b, c, d;
-    memcpy(&a, name, 4);
-    memcpy(&b, bytes, 4);
-    memcpy(&c, name + len - 4, 4);
-    memcpy(&d, bytes + len - 4, 4);
-    return ((a ^ b) | (c ^ d)) == 0;
+  if (len >= 8) return same8(a, b, 0) & same8(a, b, len - 8);
+  if (len >= 4) {
+    uint32_t a0, b0, a1, b1;
+    memcpy(&a0, a, 4);
+    memcpy(&b0, b, 4);
+    memcpy(&a1, a + len - 4, 4);
+    memcpy(&b1, b + len - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
   }
-  return memcmp(name, bytes, len) == 0;
+  for (size_t i = 0; i < len; i++) {
+    if (a[i] != b[i]) return 0;
+  }
+  return 1;
 }
 
 /* Index + 1 of the well-known name equal to bytes[0..len), or 0. */
 static inline int32_t known_name(const uint8_t *bytes, size_t len) {
-  if (len == 0) return 0;
+  if (len == 0 || len >= KNOWN_ENTRY_SIZE) return 0;
   const uint8_t *bucket = known_table[known_hash(bytes, len)];
   for (int k = 0; k < KNOWN_PER_BUCKET && bucket[k] != 0; k++) {
-    const char *name = known_names[bucket[k] - 1];
-    if (known_lengths[bucket[k] - 1] == len && same_name(name, bytes, len)) {
-      return bucket[k];
-    }
+    const known_entry *entry = &known_entries[bucket[k] - 1];
+    if (entry->len == len && same_name(entry->name, bytes, len)) return bucket[k];
   }
   return 0;
 }

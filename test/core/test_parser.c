@@ -392,6 +392,52 @@ static void test_known_names(void) {
   lhn_parser_destroy(&p);
 }
 
+/* The index + 1 of name among the well-known names, by a plain search, or 0. */
+static int32_t known_index_of(const char *name) {
+  size_t n_known;
+  const char *const *known = lhn_known_names(&n_known);
+  for (size_t i = 0; i < n_known; i++) {
+    if (strcmp(known[i], name) == 0) return (int32_t)i + 1;
+  }
+  return 0;
+}
+
+/* A well-known name with any one letter's case changed, or one byte
+ * changed, is tagged as the name it then is (another well-known spelling,
+ * or none): every byte of every name takes part in the comparison. */
+static void test_known_name_near_misses(void) {
+  size_t n_known;
+  const char *const *known = lhn_known_names(&n_known);
+  lhn_parser p;
+  lhn_result r;
+  new_parser(&p, HTTP_REQUEST, 1 << 20, 0);
+  for (size_t i = 0; i < n_known; i++) {
+    size_t len = strlen(known[i]);
+    /* (their case-changed spellings frame the message: tested above) */
+    int framing = strcasecmp(known[i], "content-length") == 0 ||
+                  strcasecmp(known[i], "transfer-encoding") == 0;
+    for (size_t j = 0; j < len; j++) {
+      for (int how = 0; how < 2; how++) {
+        char name[64], msg[200];
+        memcpy(name, known[i], len + 1);
+        if (how == 0) {
+          if (framing || !isalpha((unsigned char)name[j])) continue;
+          name[j] ^= 0x20;
+        } else {
+          name[j] = name[j] == 'x' ? 'y' : 'x';
+        }
+        int n = snprintf(msg, sizeof msg, "GET / HTTP/1.1\r\n%s: v\r\n\r\n", name);
+        lhn_parser_reset(&p, HTTP_REQUEST, 1 << 20, 0);
+        lhn_parser_execute(&p, msg, (size_t)n, &r);
+        int32_t *ev = event(&p, 1);
+        CHECK(r.error == HPE_OK && ev[LHN_EV_KIND] == LHN_EV_HEADERS_COMPLETE);
+        CHECK(known_tag(&p, ev[2]) == known_index_of(name));
+      }
+    }
+  }
+  lhn_parser_destroy(&p);
+}
+
 /* An empty buffer with no data pointer in the middle of a header keeps the
  * header (llhttp would drop a span under way on a NULL buffer). */
 static void test_null_empty_fragment(void) {
@@ -448,6 +494,7 @@ int main(void) {
   test_zero_alloc_when_warm();
   test_repeats();
   test_known_names();
+  test_known_name_near_misses();
   test_method_names();
   test_null_empty_fragment();
   test_execute_without_prepare();
