@@ -10,8 +10,10 @@
 // A message whose head repeats the previous message's byte for byte (the
 // core's LHN_HC_REPEATS, keep-alive clients sending the same request again)
 // gets a copy of the strings made for the previous message instead of new
-// ones. Only a private copy is kept: a header array handed out may be changed
-// by its receiver (it becomes req.rawHeaders).
+// ones. The core says which messages' heads it recorded (LHN_HC_RECORDED,
+// one in a few of those that do not repeat): their strings are kept. Only a
+// private copy is kept: a header array handed out may be changed by its
+// receiver (it becomes req.rawHeaders).
 
 const { NativeParser, layout, knownHeaderNames: KNOWN_NAMES } = require('./native');
 
@@ -19,7 +21,7 @@ const {
   EV_MESSAGE_BEGIN, EV_HEADERS, EV_HEADERS_COMPLETE, EV_BODY, EV_MESSAGE_COMPLETE,
   EV_KIND, EV_FIRST_PAIR, EV_PAIR_COUNT, EV_TEXT_START, EV_TEXT_END, EV_FLAGS, EV_STATUS,
   EV_METHOD, EV_HTTP_MAJOR, EV_HTTP_MINOR, EV_MESSAGE_NUMBER, EV_BODY_START, EV_BODY_LENGTH,
-  EVENT_SLOTS, HC_UPGRADE, HC_KEEP_ALIVE, HC_REPEATS,
+  EVENT_SLOTS, HC_UPGRADE, HC_KEEP_ALIVE, HC_REPEATS, HC_RECORDED,
   PAIR_SLOTS, PAIR_NAME_START, PAIR_NAME_END, PAIR_VALUE_START, PAIR_VALUE_END, PAIR_KNOWN_NAME,
   S_REQUEST, S_TYPE, S_MAX_HEADER, S_LENIENT, S_EVENTS, S_NREAD, S_ERROR, S_GENERATION,
   S_HEADERS_DONE, S_PAIR_SHIFT, S_SLAB_SHIFT, S_UPGRADED, S_HANDLERS, S_MAX_PAIRS, S_SLOTS,
@@ -28,9 +30,6 @@ const {
 } = layout;
 
 const REQUEST = 1; // Node's parser type numbers
-// Keep a copy of a message's strings on every KEEP_EVERY-th message that
-// does not repeat (see completeHeaders()).
-const KEEP_EVERY = 4;
 
 function parseError(bytesParsed, code, reason) {
   const err = new Error('Parse Error');
@@ -78,10 +77,6 @@ class Core {
     this.keptHeaders = null;
     this.keptText = '';
     this.keptNumber = -1;
-    // Messages that differ before the next copy is kept: none is kept of a
-    // parser's first message (an idle connection after one request holds
-    // no copy).
-    this.skipKeeps = KEEP_EVERY - 1;
   }
 
   // Views of the addon's buffers, again whenever it replaced one.
@@ -319,15 +314,8 @@ class Core {
       } else {
         this.headers = this.array(events[at + EV_FIRST_PAIR], count);
         text = this.slab.substring(start, end);
-        // Keeping a copy costs about as much as making the strings saves: on
-        // a stream of messages that differ, copy only every KEEP_EVERY-th
-        // one, so that a stream that starts repeating is found within a few.
-        if (this.skipKeeps === 0) {
-          this.keep(this.headers, text, number);
-          this.skipKeeps = KEEP_EVERY - 1;
-        } else {
-          this.skipKeeps--;
-        }
+        // (The next message may repeat this one: the core recorded its head.)
+        if ((flags & (HC_RECORDED | HC_REPEATS)) !== 0) this.keep(this.headers, text, number);
       }
       if (type === REQUEST) this.url = text;
       else this.statusMessage = text;

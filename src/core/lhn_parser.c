@@ -347,12 +347,18 @@ static uint32_t head_layout(const lhn_parser *p, uint32_t text_start, uint32_t t
   return k;
 }
 
+/* What head_repeats() found. */
+enum head_match { HEAD_NEW = 0, HEAD_REPEATS = 1, HEAD_RECORDED = 2 };
+
 /* Whether the head of the message whose headers just completed (text and
  * pairs [first, first+n), none flushed earlier) repeats the recorded one byte
- * for byte; records it when it does not. Compares the byte counts first, so
- * that a message that differs in length costs a few instructions. */
-static int head_repeats(lhn_parser *p, uint32_t text_start, uint32_t text_end,
-                        uint32_t first, uint32_t n) {
+ * for byte (HEAD_REPEATS). When it does not, records it if it is the
+ * LHN_RECORD_EVERY-th such head (HEAD_RECORDED), else forgets the record
+ * (HEAD_NEW): the record is always the previous message's or none. Compares
+ * the byte counts first, so that a message that differs in length costs a
+ * few instructions. */
+static enum head_match head_repeats(lhn_parser *p, uint32_t text_start, uint32_t text_end,
+                                    uint32_t first, uint32_t n) {
   lhn_head_record *rec = &p->previous_head;
   uint32_t base = p->st.msg_slab_start;
   uint32_t len = p->st.slab_len - base;
@@ -360,23 +366,29 @@ static int head_repeats(lhn_parser *p, uint32_t text_start, uint32_t text_end,
   uint32_t slots = 2 + 4 * n;
   if (n > LHN_REPEAT_MAX_PAIRS) {
     rec->valid = 0;
-    return 0;
+    return HEAD_NEW;
   }
   uint32_t layout[2 + 4 * LHN_REPEAT_MAX_PAIRS];
   if (rec->valid && rec->len == len && rec->slots == slots &&
       (len == 0 || memcmp(rec->bytes, bytes, len) == 0)) {
     head_layout(p, text_start, text_end, first, n, layout);
-    if (memcmp(rec->layout, layout, (size_t)slots * sizeof(uint32_t)) == 0) return 1;
+    if (memcmp(rec->layout, layout, (size_t)slots * sizeof(uint32_t)) == 0) return HEAD_REPEATS;
     memcpy(rec->layout, layout, (size_t)slots * sizeof(uint32_t));
-    return 0;
+    return HEAD_RECORDED;
   }
+  if (p->record_skip > 0) {
+    p->record_skip--;
+    rec->valid = 0;
+    return HEAD_NEW;
+  }
+  p->record_skip = LHN_RECORD_EVERY - 1;
   if (len > rec->cap) {
     uint32_t cap = rec->cap ? rec->cap : 512;
     while (cap < len) cap *= 2;
     void *block = realloc(rec->bytes, cap);
     if (!block) {
       rec->valid = 0;
-      return 0;
+      return HEAD_NEW;
     }
     p->allocations++;
     rec->bytes = block;
@@ -386,7 +398,7 @@ static int head_repeats(lhn_parser *p, uint32_t text_start, uint32_t text_end,
   rec->len = len;
   rec->slots = head_layout(p, text_start, text_end, first, n, rec->layout);
   rec->valid = 1;
-  return 0;
+  return HEAD_RECORDED;
 }
 
 /* The built-in's Flush(): hands pending pairs and the URL to kOnHeaders. */
@@ -567,10 +579,14 @@ static int on_headers_complete(llhttp_t *h) {
       /* (no kOnHeadersComplete: part of the head left with a flush) */
       p->previous_head.valid = 0;
       tag_known_names(p, st->pair_base, st->num_values);
-    } else if (head_repeats(p, text_start, text_end, st->pair_base, st->num_values)) {
-      flags |= LHN_HC_REPEATS;
     } else {
-      tag_known_names(p, st->pair_base, st->num_values);
+      enum head_match match = head_repeats(p, text_start, text_end, st->pair_base, st->num_values);
+      if (match == HEAD_REPEATS) {
+        flags |= LHN_HC_REPEATS;
+      } else {
+        if (match == HEAD_RECORDED) flags |= LHN_HC_RECORDED;
+        tag_known_names(p, st->pair_base, st->num_values);
+      }
     }
     ev[LHN_EV_FIRST_PAIR] = (int32_t)st->pair_base;
     ev[LHN_EV_PAIR_COUNT] = (int32_t)st->num_values;
@@ -651,6 +667,8 @@ void lhn_parser_init(lhn_parser *p, lhn_grow_fn grow, void *grow_ctx) {
   pthread_once(&known_once, index_known_names);
   p->handlers = LHN_HAS_ALL;
   p->ll = lhn_llhttp_current();
+  /* (A connection that sends one request records nothing.) */
+  p->record_skip = LHN_RECORD_EVERY - 1;
 }
 
 void lhn_parser_set_max_header_pairs(lhn_parser *p, uint32_t max_pairs) {

@@ -73,8 +73,19 @@ enum lhn_headers_flag {
    * not flushed early either). A caller that kept the strings it made for
    * that message may hand them out again. Message numbers only grow (a
    * rewind renumbers the messages it regenerates). */
-  LHN_HC_REPEATS = 4
+  LHN_HC_REPEATS = 4,
+  /* The core recorded this message's head: if the next message repeats it,
+   * that one comes with LHN_HC_REPEATS. A caller keeps its strings for such
+   * a message (and for a LHN_HC_REPEATS one, which stays recorded). The core
+   * records the head of one message that does not repeat in
+   * LHN_RECORD_EVERY, starting with the LHN_RECORD_EVERY-th of a parser: a
+   * stream that starts repeating is found within that many messages, and a
+   * stream that never does costs one record in that many. */
+  LHN_HC_RECORDED = 8
 };
+
+/* See LHN_HC_RECORDED. */
+#define LHN_RECORD_EVERY 4
 
 /*
  * Slab and pair table only grow during one execute (pipelined messages are
@@ -210,6 +221,8 @@ struct lhn_parser {
   void *grow_ctx;
 
   lhn_head_record previous_head; /* for LHN_HC_REPEATS */
+  uint32_t record_skip;          /* heads that do not repeat to skip before
+                                    the next record (LHN_HC_RECORDED) */
   uint32_t message_number;       /* of the last headers-complete event */
 
   uint64_t allocations;   /* buffer (re)allocations since creation */

@@ -65,9 +65,15 @@
 #ifdef LHN_REPEAT_MAX_PAIRS
 #define HAVE_REPEATS 1
 #define HC_REPEATS LHN_HC_REPEATS
+#ifdef LHN_RECORD_EVERY
+#define HC_HINTS (LHN_HC_REPEATS | LHN_HC_RECORDED) /* what the core compared with */
+#else
+#define HC_HINTS LHN_HC_REPEATS
+#endif
 #else
 #define HAVE_REPEATS 0
 #define HC_REPEATS (4 | 8) /* URL_SAME | PAIRS_SAME: reuse hints, as REPEATS */
+#define HC_HINTS HC_REPEATS
 #define LHN_REPEAT_MAX_PAIRS 0
 enum {
   LHN_EV_KIND = 0, LHN_EV_SERIAL = 1, LHN_EV_FIRST_PAIR = 2, LHN_EV_PAIR_COUNT = 3,
@@ -335,11 +341,11 @@ static void check_events(const lhn_parser *p, const cfg_t *c, size_t input_len,
         if (ev[LHN_EV_PAIR_COUNT] != -1) {
           check_pairs(p, ev[LHN_EV_FIRST_PAIR], ev[LHN_EV_PAIR_COUNT]);
         } else {
-          ASSERT(!HAVE_REPEATS || (ev[LHN_EV_FLAGS] & HC_REPEATS) == 0);
+          ASSERT(!HAVE_REPEATS || (ev[LHN_EV_FLAGS] & HC_HINTS) == 0);
         }
         ASSERT(ev[LHN_EV_PAIR_COUNT] < LHN_MAX_PENDING_FIELDS);
         check_range(p, ev[LHN_EV_TEXT_START], ev[LHN_EV_TEXT_END]);
-        ASSERT((ev[LHN_EV_FLAGS] & ~(LHN_HC_UPGRADE | LHN_HC_KEEP_ALIVE | HC_REPEATS)) == 0);
+        ASSERT((ev[LHN_EV_FLAGS] & ~(LHN_HC_UPGRADE | LHN_HC_KEEP_ALIVE | HC_HINTS)) == 0);
         ASSERT(ev[LHN_EV_STATUS] >= 0 && ev[LHN_EV_STATUS] <= 999);
         ASSERT(ev[LHN_EV_METHOD] >= 0 && ev[LHN_EV_METHOD] <= 46);
         ASSERT(ev[LHN_EV_HTTP_MAJOR] >= 0 && ev[LHN_EV_HTTP_MAJOR] <= 9);
@@ -698,7 +704,7 @@ static void describe_event(buf_t *b, const lhn_parser *p, uint32_t i, const char
       else put_pairs(b, p, ev[LHN_EV_FIRST_PAIR], ev[LHN_EV_PAIR_COUNT]);
       put_bytes(b, p, ev[LHN_EV_TEXT_START], ev[LHN_EV_TEXT_END]);
       {
-        int32_t slots[5] = {ev[LHN_EV_FLAGS] & ~HC_REPEATS, ev[LHN_EV_STATUS], ev[LHN_EV_METHOD],
+        int32_t slots[5] = {ev[LHN_EV_FLAGS] & ~HC_HINTS, ev[LHN_EV_STATUS], ev[LHN_EV_METHOD],
                             ev[LHN_EV_HTTP_MAJOR], ev[LHN_EV_HTTP_MINOR]};
         buf_put(b, slots, sizeof slots);
       }
