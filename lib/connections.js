@@ -175,12 +175,10 @@ function adopt(list) {
   return true;
 }
 
-// initialize(..., list): joins `list` (leaving any earlier one). Returns
-// whether the parser is now in a ConnectionsList (the parser then starts its
-// message clock, as the built-in does).
+// initialize(..., list): joins `list` (the parser left any earlier one).
+// Returns whether the parser is now in a ConnectionsList (the parser then
+// starts its message clock, as the built-in does).
 function track(parser, list) {
-  untrack(parser);
-  if (list === null || list === undefined) return false;
   if (!adopt(list)) return false;
   listOf.set(parser, list);
   lists.get(list).set(parser, 0);

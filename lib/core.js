@@ -63,16 +63,7 @@ class Core {
     this.trlCount = -1;
     this.flushUrlStart = 0;     // the URL when a flush took it (lazy mode)
     this.flushUrlEnd = 0;
-    // kOnHeadersComplete's arguments, made by completeHeaders().
-    this.headers = undefined;
-    this.url = undefined;
-    this.method = undefined;
-    this.statusCode = undefined;
-    this.statusMessage = undefined;
-    this.major = 0;
-    this.minor = 0;
-    this.upgrade = false;
-    this.keepAlive = false;
+    this.text = undefined;      // URL or status text, made by completeHeaders()
     // The strings of message number keptNumber, for the next one if it repeats.
     this.keptHeaders = null;
     this.keptText = '';
@@ -283,9 +274,11 @@ class Core {
   }
 
   // Headers complete, event `index`: notes the pairs, and, when there is a
-  // handler to call, makes its arguments (the fields headers, url, method,
-  // statusCode, statusMessage, major, minor, upgrade, keepAlive). Lazy: no
-  // header array; the URL is there even when an early flush took it.
+  // handler to call, returns its header array (undefined in lazy mode, or
+  // when an early flush took the headers) and leaves the URL or status text
+  // in this.text (lazy: the URL even when an early flush took it). The other
+  // arguments come from the event (major(), method(), ...): values handed
+  // over in fields would cost a write barrier each.
   completeHeaders(index, forHandler, lazy, type) {
     const events = this.events;
     const at = index * EVENT_SLOTS;
@@ -296,47 +289,52 @@ class Core {
     const number = events[at + EV_MESSAGE_NUMBER];
     this.hdrNumber = number;
     this.headersDelivered = true;
-    if (!forHandler) return;
-    const flags = events[at + EV_FLAGS];
-    this.major = events[at + EV_HTTP_MAJOR];
-    this.minor = events[at + EV_HTTP_MINOR];
-    this.upgrade = (flags & HC_UPGRADE) !== 0;
-    this.keepAlive = (flags & HC_KEEP_ALIVE) !== 0;
-    this.headers = this.url = this.method = this.statusCode = this.statusMessage = undefined;
+    if (!forHandler) return undefined;
     const start = events[at + EV_TEXT_START];
     const end = events[at + EV_TEXT_END];
-    if (!lazy && !flushed) {
-      let text;
-      if ((flags & HC_REPEATS) !== 0 && this.keptNumber === number - 1) {
-        this.keptNumber = number;
-        this.headers = this.keptHeaders.slice();
-        text = this.keptText;
-      } else {
-        this.headers = this.array(events[at + EV_FIRST_PAIR], count);
-        text = this.slab.substring(start, end);
-        // (The next message may repeat this one: the core recorded its head.)
-        if ((flags & (HC_RECORDED | HC_REPEATS)) !== 0) this.keep(this.headers, text, number);
-      }
-      if (type === REQUEST) this.url = text;
-      else this.statusMessage = text;
-    } else if (type === REQUEST) {
-      if (lazy) {
-        this.url = flushed ? this.slab.substring(this.flushUrlStart, this.flushUrlEnd) :
-          this.slab.substring(start, end);
-      }
-    } else {
-      this.statusMessage = this.slab.substring(start, end);
+    if (lazy || flushed) {
+      this.text = type !== REQUEST ? this.slab.substring(start, end) :
+        !lazy ? undefined :
+          flushed ? this.slab.substring(this.flushUrlStart, this.flushUrlEnd) : this.slab.substring(start, end);
+      return undefined;
     }
-    if (type === REQUEST) this.method = events[at + EV_METHOD];
-    else this.statusCode = events[at + EV_STATUS];
+    const flags = events[at + EV_FLAGS];
+    if ((flags & HC_REPEATS) !== 0 && this.keptNumber === number - 1) {
+      this.keptNumber = number;
+      this.text = this.keptText;
+      return this.keptHeaders.slice();
+    }
+    const headers = this.array(events[at + EV_FIRST_PAIR], count);
+    const text = this.slab.substring(start, end);
+    this.text = text;
+    // (The next message may repeat this one: the core recorded its head.)
+    if ((flags & (HC_RECORDED | HC_REPEATS)) !== 0) this.keep(headers, text, number);
+    return headers;
   }
 
-  // The header array completeHeaders() made, handed over once (an idle
-  // parser holds none).
-  takeHeaders() {
-    const headers = this.headers;
-    this.headers = undefined;
-    return headers;
+  // The rest of a headers-complete event's arguments.
+  major(index) {
+    return this.events[index * EVENT_SLOTS + EV_HTTP_MAJOR];
+  }
+
+  minor(index) {
+    return this.events[index * EVENT_SLOTS + EV_HTTP_MINOR];
+  }
+
+  method(index) {
+    return this.events[index * EVENT_SLOTS + EV_METHOD];
+  }
+
+  statusCode(index) {
+    return this.events[index * EVENT_SLOTS + EV_STATUS];
+  }
+
+  upgrade(index) {
+    return (this.events[index * EVENT_SLOTS + EV_FLAGS] & HC_UPGRADE) !== 0;
+  }
+
+  keepAlive(index) {
+    return (this.events[index * EVENT_SLOTS + EV_FLAGS] & HC_KEEP_ALIVE) !== 0;
   }
 
   // Notes where the current message's header pairs (before headers

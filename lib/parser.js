@@ -59,6 +59,7 @@ class HTTPParser {
     this._destroyed = true;
     this._closed = false;
     this._consumedSocket = null;
+    this._tracked = false;        // in a ConnectionsList (./connections.js)
     // Lazy mode: kOnHeadersComplete gets no header array (docs/api.md).
     this.lazyHeaders = false;
     // The properties Node's lib puts on a parser, present from the start so
@@ -94,7 +95,10 @@ class HTTPParser {
     this._replay.reset(type, this._asyncResource);
     // The built-in starts the clock of a parser that joins a connections
     // list here; the core keeps it until a message begins.
-    const startMs = connections.track(this, connectionsList) ? connections.nowMs() : 0;
+    this._untrack();
+    this._tracked = connectionsList !== undefined && connectionsList !== null &&
+      connections.track(this, connectionsList);
+    const startMs = this._tracked ? connections.nowMs() : 0;
     this._core.reset(type, max > MAX_INT32 ? MAX_INT32 : max, (lenientFlags | 0) & line.lenientMask, startMs);
   }
 
@@ -144,7 +148,7 @@ class HTTPParser {
     this.unconsume();
     this._closed = true;
     this._replay.closed = true;
-    connections.untrack(this);
+    this._untrack();
     // (Not this.free(): node:http's tests replace it on a parser.)
     this._emitDestroy();
     this._core.close();
@@ -163,6 +167,13 @@ class HTTPParser {
   remove() {
     if (this._closed) return;
     if (line.removeSilences) this._replay.silenced = true;
+    this._untrack();
+  }
+
+  // Leaves the ConnectionsList the parser is in, if any.
+  _untrack() {
+    if (!this._tracked) return;
+    this._tracked = false;
     connections.untrack(this);
   }
 

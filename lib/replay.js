@@ -13,7 +13,8 @@ const { Core } = require('./core');
 
 const { MESSAGE_BEGIN, HEADERS, HEADERS_COMPLETE, BODY, MESSAGE_COMPLETE } = Core;
 
-// Node's handler slots.
+// Node's parser type and handler slots.
+const REQUEST = 1;
 const kOnMessageBegin = 0;
 const kOnHeaders = 1;
 const kOnHeadersComplete = 2;
@@ -331,29 +332,10 @@ class Replay {
         if (typeof cb === 'function') cb.call(parser);
         return 0;
       }
-      case HEADERS: {
-        // An early flush of header pairs (with the URL so far), or trailers.
-        core.noteFlush(i);
-        const cb = this.handler(kOnHeaders);
-        if (typeof cb !== 'function') return 0;
-        if (!parser.lazyHeaders) cb.call(parser, core.flushHeaders(i), core.flushText(i));
-        // Lazy mode: header flushes are not delivered; trailers are, without
-        // an array.
-        else if (core.headersDelivered) cb.call(parser, undefined, core.flushText(i));
-        return 0;
-      }
-      case HEADERS_COMPLETE: {
-        const cb = this.handler(kOnHeadersComplete);
-        const has = typeof cb === 'function';
-        // (Without a handler the core keeps the pairs pending: they leave
-        // with the trailers.)
-        core.completeHeaders(i, has, parser.lazyHeaders, this.type);
-        if (!has) return 0;
-        const ret = cb.call(parser, core.major, core.minor, core.takeHeaders(), core.method, core.url,
-          core.statusCode, core.statusMessage, core.upgrade, core.keepAlive);
-        // The built-in converts with IntegerValue() and keeps 32 bits.
-        return (+ret) | 0;
-      }
+      case HEADERS:
+        return this.headersFlushed(i);
+      case HEADERS_COMPLETE:
+        return this.headersComplete(i);
       case BODY: {
         const cb = this.handler(kOnBody);
         if (typeof cb === 'function') {
@@ -372,6 +354,39 @@ class Replay {
       }
     }
     return 0;
+  }
+
+  // kOnHeaders: an early flush of header pairs (with the URL so far), or
+  // trailers. (Out of deliver(), which stays small enough to be inlined.)
+  headersFlushed(i) {
+    const core = this.core;
+    const parser = this.parser;
+    core.noteFlush(i);
+    const cb = this.handler(kOnHeaders);
+    if (typeof cb !== 'function') return 0;
+    if (!parser.lazyHeaders) cb.call(parser, core.flushHeaders(i), core.flushText(i));
+    // Lazy mode: header flushes are not delivered; trailers are, without an
+    // array.
+    else if (core.headersDelivered) cb.call(parser, undefined, core.flushText(i));
+    return 0;
+  }
+
+  // kOnHeadersComplete; returns its answer. (Without a handler the core
+  // keeps the pairs pending: they leave with the trailers.)
+  headersComplete(i) {
+    const core = this.core;
+    const parser = this.parser;
+    const cb = this.handler(kOnHeadersComplete);
+    const has = typeof cb === 'function';
+    const headers = core.completeHeaders(i, has, parser.lazyHeaders, this.type);
+    if (!has) return 0;
+    const request = this.type === REQUEST;
+    const ret = cb.call(parser, core.major(i), core.minor(i), headers,
+      request ? core.method(i) : undefined, request ? core.text : undefined,
+      request ? undefined : core.statusCode(i), request ? undefined : core.text,
+      core.upgrade(i), core.keepAlive(i));
+    // The built-in converts with IntegerValue() and keeps 32 bits.
+    return (+ret) | 0;
   }
 }
 
