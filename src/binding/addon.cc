@@ -346,6 +346,7 @@ const LlhttpChoice& ChooseLlhttp(Napi::Env env) {
       lhn_llhttp_use(impl);
       return LlhttpChoice{impl, runtime};
     }
+    if (lhn_llhttp_bundled() == nullptr) return LlhttpChoice{nullptr, runtime};
     return LlhttpChoice{lhn_llhttp_bundled(), std::to_string(LLHTTP_VERSION_MAJOR) + "." +
                                                    std::to_string(LLHTTP_VERSION_MINOR) + "." +
                                                    std::to_string(LLHTTP_VERSION_PATCH)};
@@ -396,6 +397,13 @@ Napi::Object Layout(Napi::Env env) {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   const LlhttpChoice& llhttp = ChooseLlhttp(env);
+  if (llhttp.impl == nullptr) {  // a build with no llhttp of its own (LHN_NO_BUNDLED_LLHTTP)
+    Napi::Error::New(env, "this build of llhttp-napi has no llhttp of its own and the running node exports no "
+                          "llhttp of a compatible layout (process.versions.llhttp " +
+                              (llhttp.version.empty() ? std::string("unknown") : llhttp.version) +
+                              ", 9.3 or 9.4 needed)").ThrowAsJavaScriptException();
+    return exports;
+  }
   size_t count;
   const char* const* names = lhn_method_names(0, &count);
   exports["methods"] = Strings(env, names, count);
