@@ -150,6 +150,35 @@ function serveEverywhere(app, nodes, env, expectAddon) {
 
 const QEMU_LD_PREFIX = '/usr/aarch64-linux-gnu';
 
+// The win32, darwin and musl prebuilds link no llhttp (LHN_NO_BUNDLED_LLHTTP):
+// the same kind of build for this machine, made as they are, must use node's
+// own llhttp, and refuse to load, saying why, where it cannot
+// (LLHTTP_NAPI_LLHTTP=bundled asks for the copy it does not have): install()
+// then returns false and its warning quotes the reason.
+function headerOnly(tmp) {
+  const dest = path.join(tmp, 'header-only.node');
+  const { buildCross } = require('../prebuild');
+  try {
+    buildCross('linux-x64 (llhttp.h only)', { how: 'gnu', cc: 'gcc', cxx: 'g++', strip: 'strip' }, dest);
+  } catch (err) {
+    check('a linux-x64 build with llhttp.h only builds', false, err.message);
+    return;
+  }
+  const env = { ...process.env, LLHTTP_NAPI_ADDON: dest };
+  delete env.LLHTTP_NAPI_LLHTTP;
+  const ok = run(process.execPath, ['-p', 'const n = require("./lib/native.js"); n.llhttpSource + " " + n.llhttpVersion'], { cwd: ROOT, env });
+  check(`a build with llhttp.h only uses node's own llhttp (${ok.stdout.trim()})`,
+    ok.status === 0 && ok.stdout.trim() === `node ${process.versions.llhttp}`, ok.output);
+  const code = 'const l = require("."); let w = ""; process.on("warning", (x) => { w += x.message; });' +
+    'const r = l.install(); setImmediate(() => console.log(JSON.stringify({ r, w })));';
+  const no = run(process.execPath, ['-e', code], { cwd: ROOT, env: { ...env, LLHTTP_NAPI_LLHTTP: 'bundled' } });
+  let result = {};
+  try { result = JSON.parse(no.stdout.trim()); } catch { /* below */ }
+  check('without a usable node llhttp it does not load, and install() returns false with a warning saying why',
+    no.status === 0 && result.r === false && /has no llhttp of its own and cannot use the running node's \(LLHTTP_NAPI_LLHTTP=bundled\)/.test(result.w),
+    no.output);
+}
+
 // The tarball's linux-arm64 prebuild on the official arm64 nodes, under
 // qemu-user through binfmt_misc. Returns the seconds it took.
 function arm64(app, pkgDir, bare, lines) {
@@ -282,7 +311,9 @@ function main(opts) {
     if (opts.arm64.length) figures.arm64Seconds = arm64(app, pkgDir, bare, opts.arm64);
     windows(pkgDir);
 
-    // 5. what every prebuild is and imports
+    // 5. what every prebuild is and imports; how a prebuild without an llhttp
+    //    of its own behaves where node's cannot be used
+    headerOnly(tmp);
     prebuilds.check(path.join(pkgDir, 'prebuilds'), (name, ok, detail) => check(`prebuild ${name}`, ok, detail));
 
     // 6. the source build

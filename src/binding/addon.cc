@@ -398,10 +398,12 @@ Napi::Object Layout(Napi::Env env) {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   const LlhttpChoice& llhttp = ChooseLlhttp(env);
   if (llhttp.impl == nullptr) {  // a build with no llhttp of its own (LHN_NO_BUNDLED_LLHTTP)
-    Napi::Error::New(env, "this build of llhttp-napi has no llhttp of its own and the running node exports no "
-                          "llhttp of a compatible layout (process.versions.llhttp " +
-                              (llhttp.version.empty() ? std::string("unknown") : llhttp.version) +
-                              ", 9.3 or 9.4 needed)").ThrowAsJavaScriptException();
+    const char* force = std::getenv("LLHTTP_NAPI_LLHTTP");
+    Napi::Error::New(env, "this build of llhttp-napi has no llhttp of its own and cannot use the running node's " +
+                              (force != nullptr && std::strcmp(force, "bundled") == 0
+                                   ? std::string("(LLHTTP_NAPI_LLHTTP=bundled)")
+                                   : "(process.versions.llhttp " + (llhttp.version.empty() ? "unknown" : llhttp.version) +
+                                         ": it needs 9.3 or 9.4, exported by node)")).ThrowAsJavaScriptException();
     return exports;
   }
   size_t count;
