@@ -33,8 +33,6 @@
 //   node scripts/prebuild.js           build prebuilds/ for every target
 //   node scripts/prebuild.js --clean   remove prebuilds/ (postpack)
 //   LLHTTP_NAPI_PREBUILDS=linux-x64,win32-x64 npm pack    only those targets
-//   LLHTTP_NAPI_PREBUILDS=keep npm pack   pack prebuilds/ as it is (the release
-//                                         workflow assembles it from its jobs)
 // A cross target whose compiler is missing fails, naming the Debian package
 // (scripts/dev/cross-tools.sh installs them all). Prebuilds are build
 // products: .gitignore keeps them out of git.
@@ -217,7 +215,7 @@ function buildCross(name, t, dest) {
     const out = path.join(work, 'addon.node');
     let link;
     if (t.how === 'gnu') {
-      link = ['-shared', '-o', out, ...objects, lib.lib, '-Wl,--exclude-libs,ALL', '-ldl'];
+      link = ['-shared', '-o', out, ...objects, ...(lib ? [lib.lib] : []), '-Wl,--exclude-libs,ALL', '-ldl'];
     } else if (t.how === 'mingw') {
       // node.exe's N-API, as an import library made from the .def files of
       // node-api-headers; the C and C++ runtimes linked in, so that the
@@ -251,7 +249,7 @@ function selected() {
   if (!given) return Object.keys(TARGETS);
   const names = given.split(',').map((x) => x.trim()).filter(Boolean);
   for (const n of names) {
-    if (!TARGETS[n]) throw new Error(`LLHTTP_NAPI_PREBUILDS: unknown target ${n} (known: ${Object.keys(TARGETS).join(', ')}, or keep)`);
+    if (!TARGETS[n]) throw new Error(`LLHTTP_NAPI_PREBUILDS: unknown target ${n} (known: ${Object.keys(TARGETS).join(', ')})`);
   }
   return names;
 }
@@ -259,12 +257,6 @@ function selected() {
 function main(argv) {
   if (argv.includes('--clean')) {
     fs.rmSync(OUT, { recursive: true, force: true });
-    return;
-  }
-  if (process.env.LLHTTP_NAPI_PREBUILDS === 'keep') {
-    const have = fs.existsSync(OUT) ? fs.readdirSync(OUT) : [];
-    if (!have.length) throw new Error('LLHTTP_NAPI_PREBUILDS=keep but prebuilds/ is empty');
-    console.log(`${PREFIX} packing prebuilds/ as it is: ${have.join(', ')}`);
     return;
   }
   const names = selected();
@@ -280,7 +272,7 @@ function main(argv) {
   }
 }
 
-module.exports = { TARGETS };
+module.exports = { TARGETS, buildCross };
 
 if (require.main === module) {
   try {

