@@ -1422,14 +1422,15 @@ for (const [name, HTTPParser, mod] of PARSERS) {
       if (name === 'builtin') {
         // (Under AddressSanitizer, npm run test:asan, the built-in reads
         // memory its allocator filled differently and may survive.)
+        // (Nor does it under qemu-user, where test:package runs the arm64
+        // node: Node 26's built-in survived 4 runs in 5 there.)
         it('close() inside a callback and execute() without initialize() crash the builtin (child process)',
-           { skip: UNDER_ASAN ? 'the built-in does not reliably crash under ASan' : false }, () => {
+           { skip: UNDER_ASAN ? 'the built-in does not reliably crash under ASan'
+             : process.env.QEMU_LD_PREFIX ? 'the built-in does not reliably crash under qemu-user' : false }, () => {
           for (const code of [CLOSE_IN_CB, NO_INIT]) {
             const r = runWithParserInChild('builtin', code);
             assert.notEqual(r.status, 0, describeChildExit(r));
-            // (SIGILL and SIGTRAP: how the arm64 node dies under qemu-user,
-            // scripts/dev/test-package.js's arm64 runs.)
-            assert.ok(['SIGSEGV', 'SIGBUS', 'SIGABRT', 'SIGILL', 'SIGTRAP'].includes(r.signal), describeChildExit(r));
+            assert.ok(['SIGSEGV', 'SIGBUS', 'SIGABRT'].includes(r.signal), describeChildExit(r));
             assert.doesNotMatch(r.stdout, /survived/);
           }
         });

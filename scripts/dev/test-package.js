@@ -164,14 +164,23 @@ function headerOnly(tmp) {
     check('a linux-x64 build with llhttp.h only builds', false, err.message);
     return;
   }
-  const env = { ...process.env, LLHTTP_NAPI_ADDON: dest };
+  // A copy of the package whose only addon is that build, where
+  // node-gyp-build finds it: prebuilds/linux-x64/.
+  const pkg = path.join(tmp, 'header-only');
+  for (const name of ['lib', 'package.json']) fs.cpSync(path.join(ROOT, name), path.join(pkg, name), { recursive: true });
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
+  const file = path.join(pkg, 'prebuilds', `linux-${process.arch}`, 'llhttp-napi.napi.glibc.node');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.copyFileSync(dest, file);
+  const env = { ...process.env };
   delete env.LLHTTP_NAPI_LLHTTP;
-  const ok = run(process.execPath, ['-p', 'const n = require("./lib/native.js"); n.llhttpSource + " " + n.llhttpVersion'], { cwd: ROOT, env });
+  delete env.LLHTTP_NAPI_ADDON;
+  const ok = run(process.execPath, ['-p', 'const n = require("./lib/native.js"); n.llhttpSource + " " + n.llhttpVersion'], { cwd: pkg, env });
   check(`a build with llhttp.h only uses node's own llhttp (${ok.stdout.trim()})`,
     ok.status === 0 && ok.stdout.trim() === `node ${process.versions.llhttp}`, ok.output);
   const code = 'const l = require("."); let w = ""; process.on("warning", (x) => { w += x.message; });' +
     'const r = l.install(); setImmediate(() => console.log(JSON.stringify({ r, w })));';
-  const no = run(process.execPath, ['-e', code], { cwd: ROOT, env: { ...env, LLHTTP_NAPI_LLHTTP: 'bundled' } });
+  const no = run(process.execPath, ['-e', code], { cwd: pkg, env: { ...env, LLHTTP_NAPI_LLHTTP: 'bundled' } });
   let result = {};
   try { result = JSON.parse(no.stdout.trim()); } catch { /* below */ }
   check('without a usable node llhttp it does not load, and install() returns false with a warning saying why',
