@@ -115,6 +115,12 @@ function checkMachO(name, file, report) {
   const undef = [...text.matchAll(/\*UND\*\s+(\S+)/g)].map((m) => m[1]);
   const napi = undef.filter((n) => NAPI.test(n));
   report(`${name}: N-API symbols are left for node (${napi.length} undefined)`, napi.length > 20, undef.join(' '));
+  if (name === 'darwin-arm64') {
+    // Apple silicon loads no unsigned code: the linker's ad-hoc signature.
+    const headers = llvm('objdump', ['--macho', '--private-headers', file]);
+    report(`${name}: carries a code signature (LC_CODE_SIGNATURE; arm64 macOS loads no unsigned code)`,
+      /cmd LC_CODE_SIGNATURE/.test(headers));
+  }
   const defined = llvm('objdump', ['--macho', '--exports-trie', file]);
   report(`${name}: exports _napi_register_module_v1 and no llhttp_ symbol`,
     /\b_napi_register_module_v1\b/.test(defined) && !/\b_llhttp_/.test(defined), defined.slice(0, 2000));
