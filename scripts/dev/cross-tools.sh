@@ -2,12 +2,13 @@
 # What `npm pack` (scripts/prebuild.js) and `npm run test:package` need
 # beyond a native build, installed from Debian where missing (as root, as
 # .ci/run runs): the arm64 and MinGW cross compilers, llvm-readobj /
-# llvm-objdump (scripts/dev/check-prebuilds.js), and qemu-user with arm64's
-# glibc and libstdc++ to run the official arm64 node binaries. qemu is
+# llvm-objdump (scripts/dev/check-prebuilds.js), qemu-user with arm64's
+# glibc and libstdc++ to run the official arm64 node binaries, and wine64 to
+# run the official node.exe (20 and 22: Debian 12's wine 8 cannot start 24). qemu is
 # registered with binfmt_misc so that an arm64 node can start arm64 child
 # processes (the tests spawn process.execPath). Zig and the node binaries
 # come from npm, fetched by the scripts that use them.
-#   bash scripts/dev/cross-tools.sh               compilers, llvm, qemu + binfmt_misc
+#   bash scripts/dev/cross-tools.sh               compilers, llvm, qemu + binfmt_misc, wine64
 #   bash scripts/dev/cross-tools.sh --build-only  compilers and llvm (npm pack only)
 set -euo pipefail
 build_only=0
@@ -18,6 +19,7 @@ need aarch64-linux-gnu-g++ || pkgs+=(g++-aarch64-linux-gnu)
 need x86_64-w64-mingw32-g++ || pkgs+=(g++-mingw-w64-x86-64)
 if [ $build_only = 0 ]; then
   need qemu-aarch64-static || pkgs+=(qemu-user-static)
+  [ -x /usr/lib/wine/wine64 ] || pkgs+=(wine64)
   [ -e /usr/aarch64-linux-gnu/lib/libstdc++.so.6 ] || pkgs+=(libstdc++6-arm64-cross)
 fi
 [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ] || pkgs+=(libc6-arm64-cross)

