@@ -243,6 +243,12 @@ function windows(pkgDir) {
     console.log('skip  win32-x64 under wine: wine64 is not installed (apt-get install wine64)');
     return;
   }
+  // A wine prefix of its own, set to Windows 10 (node.exe refuses older
+  // Windows versions, wine's default).
+  const env = { ...process.env, WINEDEBUG: '-all',
+    WINEPREFIX: process.env.LLHTTP_NAPI_WINEPREFIX || path.join(os.homedir(), '.cache', 'llhttp-napi', 'wine') };
+  const setup = run(wine, ['winecfg', '/v', 'win10'], { env, timeout: 300000, stdio: 'ignore' });
+  if (!check('wine: a prefix set to Windows 10', setup.status === 0, `${env.WINEPREFIX}: exit ${setup.status}`)) return;
   for (const line of WINE_LINES) {
     const exe = nodeOf(line, 'win-x64');
     const out = path.join(os.tmpdir(), `llhttp-napi-wine-${process.pid}.json`);
@@ -269,7 +275,7 @@ function windows(pkgDir) {
     const log = path.join(os.tmpdir(), `llhttp-napi-wine-${process.pid}.log`);
     const fd = fs.openSync(log, 'w');
     const r = run(wine, [exe, '-r', 'Z:' + path.join(pkgDir, 'lib', 'register.js'), 'Z:' + app],
-      { env: { ...process.env, WINEDEBUG: '-all' }, timeout: 300000, stdio: ['ignore', fd, fd] });
+      { env, timeout: 300000, stdio: ['ignore', fd, fd] });
     fs.closeSync(fd);
     r.output = fs.readFileSync(log, 'latin1');
     fs.rmSync(log, { force: true });
