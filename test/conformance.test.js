@@ -1422,8 +1422,12 @@ for (const [name, HTTPParser, mod] of PARSERS) {
       if (name === 'builtin') {
         // (Under AddressSanitizer, npm run test:asan, the built-in reads
         // memory its allocator filled differently and may survive.)
+        // (Nor does it under qemu-user, where test:package runs the arm64
+        // node: Node 26's built-in survived 4 runs in 5 there.)
         it('close() inside a callback and execute() without initialize() crash the builtin (child process)',
-           { skip: UNDER_ASAN ? 'the built-in does not reliably crash under ASan' : false }, () => {
+           { skip: UNDER_ASAN ? 'the built-in does not reliably crash under ASan'
+             : process.env.QEMU_LD_PREFIX ? 'the built-in does not reliably crash under qemu-user'
+             : process.platform === 'win32' ? 'a crash on Windows is an exit code, not a signal' : false }, () => {
           for (const code of [CLOSE_IN_CB, NO_INIT]) {
             const r = runWithParserInChild('builtin', code);
             assert.notEqual(r.status, 0, describeChildExit(r));

@@ -43,10 +43,10 @@ function packList() {
   return JSON.parse(out)[0].files.map((f) => f.path).sort();
 }
 
-test('the published files: the library, its sources and build script, examples, docs; no developer tool', () => {
+test('the published files: the library, its sources and build script, examples, docs, LICENSE; no developer tool', () => {
   const files = packList().filter((f) => !f.startsWith('prebuilds/'));
   const expected = [
-    'README.md', 'package.json', 'binding.gyp',
+    'README.md', 'LICENSE', 'package.json', 'binding.gyp',
     ...['lib', 'src', 'scripts/install', 'examples', 'docs'].flatMap((dir) => {
       return execFileSync('git', ['ls-files', dir], { cwd: ROOT, encoding: 'utf8' }).split('\n');
     }),

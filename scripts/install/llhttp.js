@@ -11,7 +11,11 @@
 //      (forky, else sid) with a private apt sources list (nothing on the
 //      system is changed).
 // Usage: node scripts/install/llhttp.js include|lib|version|describe
-// As a module: resolve() -> { include, lib, version, source }.
+// As a module: resolve() -> { include, lib, version, source }, and
+// resolveCross('arm64') -> the same for a cross build (scripts/prebuild.js):
+// Debian's libllhttp-dev of that architecture, fetched as in 3. into
+// .llhttp/<debian arch>/ (its llhttp.h is the same file on every
+// architecture, so a build with no static llhttp takes the header from here).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -74,34 +78,72 @@ function fromPkgConfig() {
   return { include, lib, version: headerVersion(include).join('.'), source: 'pkg-config' };
 }
 
-function fetchFromDebian(suite) {
+// Debian's names of the architectures a cross build can fetch llhttp for,
+// and the objcopy that edits their objects.
+const DEBIAN_ARCH = { x64: 'amd64', arm64: 'arm64' };
+const OBJCOPY = { x64: 'objcopy', arm64: 'aarch64-linux-gnu-objcopy' };
+
+function fetchFromDebian(suite, arch) {
   const apt = (args, opts) => execFileSync('apt-get', args, { stdio: ['ignore', 'ignore', 'pipe'], ...opts });
-  const dir = path.join(CACHE, suite);
+  const cache = arch ? path.join(CACHE, DEBIAN_ARCH[arch]) : CACHE;
+  const dir = path.join(cache, suite);
   const lists = path.join(dir, 'apt-lists');
   fs.mkdirSync(path.join(lists, 'partial'), { recursive: true });
   const sources = path.join(dir, 'sources.list');
-  fs.writeFileSync(sources, `deb http://deb.debian.org/debian ${suite} main\n`);
+  const only = arch ? `[arch=${DEBIAN_ARCH[arch]}] ` : '';
+  fs.writeFileSync(sources, `deb ${only}http://deb.debian.org/debian ${suite} main\n`);
   const opts = ['-o', 'Dir::Etc::sourcelist=' + sources, '-o', 'Dir::Etc::sourceparts=-',
     '-o', 'Dir::State::Lists=' + lists, '-o', 'APT::Get::List-Cleanup=0',
     '-o', 'APT::Sandbox::User=root'];
-  process.stderr.write(`llhttp-napi: fetching llhttp from Debian ${suite} into ${CACHE}\n`);
+  if (arch) opts.push('-o', 'APT::Architectures::=' + DEBIAN_ARCH[arch]);
+  process.stderr.write(`llhttp-napi: fetching llhttp${arch ? ' (' + DEBIAN_ARCH[arch] + ')' : ''} from Debian ${suite} into ${cache}\n`);
   apt([...opts, 'update']);
   const debs = path.join(dir, 'debs');
   fs.rmSync(debs, { recursive: true, force: true });
   fs.mkdirSync(debs, { recursive: true });
-  apt([...opts, 'download', 'libllhttp-dev'], { cwd: debs });
-  const root = path.join(CACHE, 'root');
+  apt([...opts, 'download', 'libllhttp-dev' + (arch ? ':' + DEBIAN_ARCH[arch] : '')], { cwd: debs });
+  const root = path.join(cache, 'root');
   fs.rmSync(root, { recursive: true, force: true });
   for (const deb of fs.readdirSync(debs).filter((f) => f.endsWith('.deb'))) {
     execFileSync('dpkg-deb', ['-x', path.join(debs, deb), root]);
   }
-  const found = fromPrefix(root, `Debian ${suite}'s libllhttp-dev (cached in ${CACHE})`);
+  const found = fromPrefix(root, `Debian ${suite}'s libllhttp-dev${arch ? ':' + DEBIAN_ARCH[arch] : ''} (cached in ${cache})`);
   // Debian builds its static library for executables: the one reference to a
   // data symbol of another library, stderr in llhttp's debug printer (which
   // the parser never calls), cannot be linked into a shared object. It is
   // pointed at a variable of the addon (src/core/lhn_llhttp.c) instead.
-  execFileSync('objcopy', ['--redefine-sym', 'stderr=lhn_llhttp_stderr', found.lib]);
+  execFileSync(OBJCOPY[arch || 'x64'], ['--redefine-sym', 'stderr=lhn_llhttp_stderr', found.lib]);
   return found;
+}
+
+// llhttp for a cross build to arch (x64 or arm64): LLHTTP_DIR_<ARCH> (a
+// prefix as for LLHTTP_DIR), else Debian's libllhttp-dev of that
+// architecture, cached.
+function resolveCross(arch) {
+  if (!DEBIAN_ARCH[arch]) throw new Error(`no static llhttp for ${arch} can be had here`);
+  const given = process.env['LLHTTP_DIR_' + arch.toUpperCase()];
+  if (given) {
+    const found = fromPrefix(given, 'LLHTTP_DIR_' + arch.toUpperCase());
+    if (!found) throw new Error(`LLHTTP_DIR_${arch.toUpperCase()}=${given} holds no llhttp.h and libllhttp.a`);
+    return found;
+  }
+  const root = path.join(CACHE, DEBIAN_ARCH[arch], 'root');
+  try {
+    const found = fromPrefix(root, `cache ${path.dirname(root)}`);
+    if (found) return found;
+  } catch {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  const errors = [];
+  for (const suite of DEBIAN_SUITES) {
+    try {
+      const fetched = fetchFromDebian(suite, arch);
+      if (fetched) return fetched;
+    } catch (err) {
+      errors.push(`${suite}: ` + String(err.stderr || err.message).trim().split('\n')[0]);
+    }
+  }
+  throw new Error(`llhttp ${RANGE} for ${arch} could not be fetched from Debian (${errors.join('; ')})`);
 }
 
 function resolve() {
@@ -140,7 +182,7 @@ const HELP = `Install llhttp ${RANGE} with its static library, then run npm inst
   macOS:                     brew install llhttp
   anywhere:                  build llhttp and set LLHTTP_DIR=<prefix holding include/ and lib/>`;
 
-module.exports = { resolve };
+module.exports = { resolve, resolveCross };
 
 if (require.main === module) {
   try {

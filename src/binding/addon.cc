@@ -352,6 +352,7 @@ const LlhttpChoice& ChooseLlhttp(Napi::Env env) {
       lhn_llhttp_use(impl);
       return LlhttpChoice{impl, runtime};
     }
+    if (lhn_llhttp_bundled() == nullptr) return LlhttpChoice{nullptr, runtime};
     return LlhttpChoice{lhn_llhttp_bundled(), std::to_string(LLHTTP_VERSION_MAJOR) + "." +
                                                    std::to_string(LLHTTP_VERSION_MINOR) + "." +
                                                    std::to_string(LLHTTP_VERSION_PATCH)};
@@ -402,6 +403,15 @@ Napi::Object Layout(Napi::Env env) {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   const LlhttpChoice& llhttp = ChooseLlhttp(env);
+  if (llhttp.impl == nullptr) {  // a build with no llhttp of its own (LHN_NO_BUNDLED_LLHTTP)
+    const char* force = std::getenv("LLHTTP_NAPI_LLHTTP");
+    Napi::Error::New(env, "this build of llhttp-napi has no llhttp of its own and cannot use the running node's " +
+                              (force != nullptr && std::strcmp(force, "bundled") == 0
+                                   ? std::string("(LLHTTP_NAPI_LLHTTP=bundled)")
+                                   : "(process.versions.llhttp " + (llhttp.version.empty() ? "unknown" : llhttp.version) +
+                                         ": it needs 9.3 or 9.4, exported by node)")).ThrowAsJavaScriptException();
+    return exports;
+  }
   size_t count;
   const char* const* names = lhn_method_names(0, &count);
   exports["methods"] = Strings(env, names, count);

@@ -1,5 +1,8 @@
 /* Which llhttp the core calls: see lhn_llhttp.h. */
-#if !defined(_WIN32)
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <dlfcn.h>
 #endif
@@ -9,14 +12,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The first minor of LLHTTP_VERSION_MAJOR whose llhttp_settings_t matches
+ * llhttp.h's: 9.3 inserted on_protocol and on_protocol_complete. */
+#define LHN_LAYOUT_FIRST_MINOR 3
+
+#if defined(LHN_NO_BUNDLED_LLHTTP)
+/* Built with llhttp.h only (the prebuilt binaries for Windows, macOS and
+ * musl: no static llhttp of those targets is at hand). Nothing is linked in;
+ * the running node's llhttp is the only one. */
+static const lhn_llhttp *current = NULL;
+
+const lhn_llhttp *lhn_llhttp_bundled(void) { return NULL; }
+
+void lhn_llhttp_use(const lhn_llhttp *impl) { current = impl; }
+#else
 /* The stream of llhttp's debug printer in a static llhttp built for
  * executables (scripts/install/llhttp.js renames its stderr to this, which a shared
  * object can refer to). The parser never calls that printer. */
 FILE *lhn_llhttp_stderr;
-
-/* The first minor of LLHTTP_VERSION_MAJOR whose llhttp_settings_t matches
- * llhttp.h's: 9.3 inserted on_protocol and on_protocol_complete. */
-#define LHN_LAYOUT_FIRST_MINOR 3
 
 static const lhn_llhttp bundled = {
   .source = "bundled",
@@ -35,6 +48,7 @@ static const lhn_llhttp *current = &bundled;
 const lhn_llhttp *lhn_llhttp_bundled(void) { return &bundled; }
 
 void lhn_llhttp_use(const lhn_llhttp *impl) { current = impl ? impl : &bundled; }
+#endif
 
 const lhn_llhttp *lhn_llhttp_current(void) { return current; }
 
@@ -49,17 +63,22 @@ static int parse_version(const char *version, long *major, long *minor) {
   return end == rest ? -1 : 0;
 }
 
+static lhn_llhttp runtime;
+
 #if defined(_WIN32)
-const lhn_llhttp *lhn_llhttp_from_runtime(const char *version) {
-  (void)version;
-  return NULL;
+/* node.exe exports its llhttp like any DLL: look in the process's own image. */
+static void *look_up(const char *symbol) {
+  return (void *)GetProcAddress(GetModuleHandleW(NULL), symbol);
 }
 #else
-static lhn_llhttp runtime;
+/* Linux and macOS: the symbols of the executable and of the libraries loaded
+ * globally before this one (a node built with --shared-llhttp). */
+static void *look_up(const char *symbol) { return dlsym(RTLD_DEFAULT, symbol); }
+#endif
 
 #define LHN_LOOK_UP(field, symbol)                              \
   do {                                                          \
-    void *fn = dlsym(RTLD_DEFAULT, symbol);                     \
+    void *fn = look_up(symbol);                                 \
     if (fn == NULL) return NULL;                                \
     *(void **)&found.field = fn;                                \
   } while (0)
@@ -79,9 +98,10 @@ const lhn_llhttp *lhn_llhttp_from_runtime(const char *version) {
   LHN_LOOK_UP(resume_after_upgrade, "llhttp_resume_after_upgrade");
   LHN_LOOK_UP(should_keep_alive, "llhttp_should_keep_alive");
   LHN_LOOK_UP(errno_name, "llhttp_errno_name");
+#if !defined(LHN_NO_BUNDLED_LLHTTP)
   /* Our own copy is hidden: a lookup that finds it found no runtime copy. */
   if (found.execute == bundled.execute) return NULL;
+#endif
   runtime = found;
   return &runtime;
 }
-#endif

@@ -8,7 +8,9 @@
  * major.minor; the runtime's llhttp is used only when its version has the
  * same struct layout (llhttp_t and llhttp_settings_t). Otherwise, and where
  * the runtime exports no llhttp, the core uses the copy linked into it (its
- * symbols hidden, so that neither copy can interpose on the other).
+ * symbols hidden, so that neither copy can interpose on the other). A build
+ * with LHN_NO_BUNDLED_LLHTTP needs llhttp.h only and links no copy: it has
+ * the runtime's llhttp or none (the addon then refuses to load, saying why).
  */
 #ifndef LHN_LLHTTP_H
 #define LHN_LLHTTP_H
@@ -34,7 +36,8 @@ typedef struct lhn_llhttp {
   const char *(*errno_name)(llhttp_errno_t err);
 } lhn_llhttp;
 
-/* The copy of llhttp linked into this program (version: llhttp.h's). */
+/* The copy of llhttp linked into this program (version: llhttp.h's); NULL
+ * in a build with LHN_NO_BUNDLED_LLHTTP. */
 const lhn_llhttp *lhn_llhttp_bundled(void);
 
 /*
@@ -42,12 +45,13 @@ const lhn_llhttp *lhn_llhttp_bundled(void);
  * version the runtime reports for it ("9.4.4": process.versions.llhttp).
  * Returns NULL when that version's layout differs from llhttp.h's (a major
  * other than llhttp.h's, a minor before 9.3 or after llhttp.h's), when a
- * symbol is missing, or where the platform cannot look symbols up.
+ * symbol is missing. Looked up with dlsym(RTLD_DEFAULT) on Linux and macOS,
+ * with GetProcAddress on the process's executable (node.exe) on Windows.
  */
 const lhn_llhttp *lhn_llhttp_from_runtime(const char *version);
 
 /* Makes impl the llhttp of parsers reset from now on (NULL: the bundled
- * one, the default). */
+ * one, the default; none in a build without one). */
 void lhn_llhttp_use(const lhn_llhttp *impl);
 
 /* The llhttp parsers reset now use. */
