@@ -31,7 +31,7 @@
 // Measured once on the built-in (idleBeforeFirstRequest()), not keyed by
 // version.
 
-const hooks = require('./hooks');
+const hooks = require('./parser-hooks');
 
 const lists = new WeakMap();
 const patched = new WeakSet();
@@ -119,7 +119,7 @@ function patchPrototype(proto) {
     for (const [parser, reported] of members) {
       const start = startOf(parser);
       if (start === 0 || start === reported) continue; // not active
-      if ((headersDeadline > 0 && start < headersDeadline && !parser[hooks.headersDone]()) ||
+      if ((headersDeadline > 0 && start < headersDeadline && !parser[hooks.headersComplete]()) ||
           (requestDeadline > 0 && start < requestDeadline)) {
         result.push(parser);
         // Erased from "active": reported once per message.

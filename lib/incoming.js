@@ -37,7 +37,7 @@
 // Per-message cost: two shared named functions, no closure, no allocation,
 // no new property on the message (shapes stay as Node makes them).
 
-const hooks = require('./hooks');
+const hooks = require('./parser-hooks');
 
 let proto = null;           // IncomingMessage.prototype once patched
 let originalDump = null;    // Node's methods, called for every other case

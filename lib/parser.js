@@ -3,23 +3,22 @@
 // `require('_http_common').HTTPParser` (what differs between lines: ./node-line.js).
 //
 // One native crossing per execute(): the C core parses the whole buffer and
-// records events; ./core.js reads them and the head's strings (the one
-// reader of the addon's binary layout), and ./replay.js calls the kOn*
-// handlers from them as the built-in does. This file is the parser's API and
-// its lifecycle. A consumed socket's reads reach it through ./read-path.js;
-// other modules ask it through the named hooks of ./hooks.js.
+// records events in a workspace of this thread (./workspace.js, the one
+// reader of the addon's layout), and ./replay.js, which owns the parser's
+// native half, calls the kOn* handlers from them as the built-in does. This
+// file is the parser's API and its lifecycle. A consumed socket's reads
+// reach it through ./read-path.js; other modules ask it through the named
+// hooks of ./parser-hooks.js.
 
 const { AsyncResource } = require('node:async_hooks');
 const binding = require('./native');
 const { Replay } = require('./replay');
 const connections = require('./connections');
 const readPath = require('./read-path');
-const hooks = require('./hooks');
+const hooks = require('./parser-hooks');
 const line = require('./node-line');
 
-// Node's parser types.
-const REQUEST = 1;
-const RESPONSE = 2;
+const { REQUEST, RESPONSE } = line.statics;
 
 const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
 // AsyncResource options, one object for every initialize().
@@ -52,7 +51,6 @@ class HTTPParser {
     this[5] = null;
     this[6] = null;
     this._replay = new Replay(this);
-    this._core = this._replay.core;
     // Handlers run in the async context initialize() was called in, as the
     // built-in's do (AsyncLocalStorage stores included).
     this._asyncResource = null;
@@ -92,20 +90,20 @@ class HTTPParser {
     if (!this._destroyed && this._asyncResource !== null) this._asyncResource.emitDestroy();
     this._asyncResource = new AsyncResource(ASYNC_TYPES[type], MANUAL_DESTROY);
     this._destroyed = false;
-    this._replay.reset(type, this._asyncResource);
     // The built-in starts the clock of a parser that joins a connections
-    // list here; the core keeps it until a message begins.
+    // list here; it runs until a message begins.
     this._untrack();
     this._tracked = connectionsList !== undefined && connectionsList !== null &&
       connections.track(this, connectionsList);
     const startMs = this._tracked ? connections.nowMs() : 0;
-    this._core.reset(type, max > MAX_INT32 ? MAX_INT32 : max, (lenientFlags | 0) & line.lenientMask, startMs);
+    this._replay.reset(type, this._asyncResource, max > MAX_INT32 ? MAX_INT32 : max,
+      (lenientFlags | 0) & line.lenientMask, startMs);
   }
 
   execute(data) {
     if (this._closed) return undefined;
     const bytes = data instanceof Uint8Array ? data : toBytes(data);
-    return this._replay.execute(bytes, bytes.length);
+    return this._replay.feed(bytes, bytes.length);
   }
 
   finish() {
@@ -118,40 +116,39 @@ class HTTPParser {
   // All headers of the current message as [name, value, ...], or [] outside
   // the window from headers complete to the next message's begin.
   getAllHeaders() {
-    return this._core.allHeaders();
+    return this._replay.allHeaders();
   }
 
   // The trailers of the current message, with the same rules.
   getAllTrailers() {
-    return this._core.allTrailers();
+    return this._replay.allTrailers();
   }
 
   // The first value whose name matches `name` (ASCII case-insensitive), or
   // undefined. Makes no string but the value.
   getHeader(name) {
     if (typeof name !== 'string') throw new TypeError('The "name" argument must be a string');
-    return this._core.header(name);
+    return this._replay.header(name);
   }
 
   // ---- lifecycle ----
 
   pause() {
-    if (!this._closed) this._core.pause();
+    if (!this._closed) this._replay.pause();
   }
 
   resume() {
-    if (!this._closed) this._core.resume();
+    if (!this._closed) this._replay.resume();
   }
 
   close() {
     if (this._closed) return;
     this.unconsume();
     this._closed = true;
-    this._replay.closed = true;
     this._untrack();
     // (Not this.free(): node:http's tests replace it on a parser.)
     this._emitDestroy();
-    this._core.close();
+    this._replay.close();
   }
 
   free() {
@@ -166,7 +163,7 @@ class HTTPParser {
 
   remove() {
     if (this._closed) return;
-    if (line.removeSilences) this._replay.silenced = true;
+    if (line.removeSilences) this._replay.silence();
     this._untrack();
   }
 
@@ -187,7 +184,7 @@ class HTTPParser {
     const socket = this._consumedSocket;
     if (socket === null) return;
     this._consumedSocket = null;
-    this._replay.socket = null; // (no more ticks drained during a read under way)
+    this._replay.unconsumed();
     readPath.unconsume(socket);
   }
 
@@ -201,7 +198,7 @@ class HTTPParser {
   // duration() where the line has it (see the end of this file).
   _duration() {
     if (this._closed) return undefined;
-    const start = this._core.messageStart();
+    const start = this._replay.messageStart(connections.nowMs);
     // The core stamps message starts with CLOCK_MONOTONIC, like hrtime.
     return start === 0 ? 0 : connections.nowMs() - start;
   }
@@ -232,11 +229,11 @@ class HTTPParser {
   }
 
   [hooks.coreStats]() {
-    return this._core.stats();
+    return this._replay.stats();
   }
 }
 
-HTTPParser.prototype[hooks.headersDone] = HTTPParser.prototype._headersCompleted;
+HTTPParser.prototype[hooks.headersComplete] = HTTPParser.prototype._headersCompleted;
 
 // The running line's statics and prototype: 24 added
 // kLenientHeaderValueRelaxed, 22 removed duration() and headersCompleted().

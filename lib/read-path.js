@@ -23,7 +23,7 @@
 // (TLS) keeps Node's reads, taken at its push() instead.
 
 const net = require('node:net');
-const hooks = require('./hooks');
+const hooks = require('./parser-hooks');
 
 const kParser = Symbol('llhttp-napi consuming parser');
 const READ_BUFFER_SIZE = 65536;

@@ -1,26 +1,28 @@
 'use strict';
-// The Node-compatibility loop of one parser (lib/parser.js): after the core
-// parsed a buffer (./core.js), walks its events and calls the parser's kOn*
-// handlers exactly as the built-in does, in the async context of
-// initialize(). When a handler changes the course of parsing
+// One parser's native half and its Node-compatibility loop (lib/parser.js is
+// its API). The Replay owns the parser's native slot and everything of the
+// parser that lives between calls: the commands the core gets with the next
+// call, the handler lookups of each Node line (./node-line.js), the window
+// of the current message's head. A call borrows a workspace (./workspace.js),
+// the core parses the whole buffer into its events, and feed() walks them,
+// calling the kOn* handlers exactly as the built-in does, in the async
+// context of initialize(). When a handler changes the course of parsing
 // (kOnHeadersComplete answering 1 or 2, a handler throwing), the core
 // rewinds and re-parses from that event. Also what the built-in does around
 // that loop: kOnExecute after a consumed read, execute() or finish() called
-// from a handler, the handler lookups of each Node line (./node-line.js).
+// from a handler.
 
 const line = require('./node-line');
-const { Core } = require('./core');
+const workspace = require('./workspace');
 
-const { MESSAGE_BEGIN, HEADERS, HEADERS_COMPLETE, BODY, MESSAGE_COMPLETE } = Core;
+const { MESSAGE_BEGIN, HEADERS, HEADERS_COMPLETE, BODY, MESSAGE_COMPLETE } = workspace.EVENT;
+const {
+  CMD_RESET, CMD_PAUSE, CMD_RESUME, CMD_HANDLERS, CMD_MAX_PAIRS, HAS_ON_HEADERS,
+  HAS_ON_HEADERS_COMPLETE, HC_REPEATS, HC_RECORDED,
+} = workspace.layout;
+const { REQUEST, kOnMessageBegin, kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete,
+  kOnExecute } = line.statics;
 
-// Node's parser type and handler slots.
-const REQUEST = 1;
-const kOnMessageBegin = 0;
-const kOnHeaders = 1;
-const kOnHeadersComplete = 2;
-const kOnBody = 3;
-const kOnMessageComplete = 4;
-const kOnExecute = 5;
 const MAX_INT32 = 2 ** 31 - 1;
 const EMPTY = Buffer.alloc(0);
 
@@ -33,52 +35,123 @@ const runPendingTicks = typeof process._tickCallback === 'function' ?
 class Replay {
   constructor(parser) {
     this.parser = parser;         // `this` of the handlers
-    this.core = new Core();
+    this.slot = workspace.create(this); // native state, freed with this object or by close()
     this.scope = null;            // the AsyncResource of initialize()
-    this.type = 1;
+    this.type = REQUEST;
     this.closed = false;
     this.initCount = 0;
-    this.input = null;            // the bytes whose events are being delivered
+    // What the core gets with the next call: CMD_* bits and their arguments.
+    this.commands = 0;
+    this.maxHeaderSize = 0;
+    this.lenientFlags = 0;
+    this.handlers = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE; // as the core knows them
+    this.maxPairs = 0;
+    this.initStartMs = 0;         // the clock initialize() started (connection tracking)
+    // The call being delivered.
+    this.ws = null;               // its workspace
+    this.input = null;            // its bytes
     this.inputLength = 0;
+    this.at = -1;                 // index of the event being delivered
     this.read = null;             // a consumed read, during its kOnExecute
     this.readLength = 0;
-    this.at = -1;                 // index of the event being delivered
+    this.socket = null;           // the consumed socket, during one of its reads
     this.inMessage = false;       // as of the event being delivered, see messageStart()
     this.begunSinceInit = false;
     this.silenced = false;        // remove() from 24 on: no events until initialize()
-    this.kept = [null, null, null, null, null, null, null]; // see handler()
-    this.keptAny = false;
+    this.heldHandlers = null;     // 26 on: see handler()
     this.nested = null;           // what handlers gave execute()/finish(), see queueNested()
     this.whenCompleteArg = null;  // see whenComplete()
     this.whenCompleteFn = null;
-    this.socket = null;           // the consumed socket, during one of its reads
+    // The current message's head (getAllHeaders()): header and trailer pairs
+    // delivered by the call under way, in its workspace, and what earlier
+    // calls delivered, frozen (see endCall()).
+    this.headersDelivered = false;
+    this.hdrFirst = 0;
+    this.hdrCount = 0;
+    this.hdrFrozen = null;
+    this.trlFirst = 0;
+    this.trlCount = 0;
+    this.trlFrozen = null;
+    this.flushUrl = null;         // lazy mode: the URL an early flush took
+    // The strings made for message repeatNumber, for the next if it repeats
+    // (HC_REPEATS). A private copy: the array handed out becomes
+    // req.rawHeaders, which its receiver may change.
+    this.repeatHeaders = null;
+    this.repeatText = '';
+    this.repeatNumber = -1;
   }
 
-  // initialize(): a new parser of `type`, its handlers run in `scope`.
-  reset(type, scope) {
+  // ---- lifecycle (lib/parser.js) -------------------------------------------
+
+  // initialize(): a new stream of `type`, its handlers run in `scope`; the
+  // core starts over as the next call begins. (A pause or resume still
+  // pending is dropped; a new handler set or pair limit is not.)
+  reset(type, scope, maxHeaderSize, lenientFlags, startMs) {
     this.type = type;
     this.scope = scope;
     this.initCount++;
     this.silenced = false;
     this.begunSinceInit = false;
-    if (this.keptAny) {
-      this.kept.fill(null);
-      this.keptAny = false;
-    }
+    this.heldHandlers = null;
+    this.commands = CMD_RESET | (this.commands & (CMD_HANDLERS | CMD_MAX_PAIRS));
+    this.maxHeaderSize = maxHeaderSize;
+    this.lenientFlags = lenientFlags;
+    this.initStartMs = startMs;
+    this.clearHead();
   }
+
+  pause() {
+    this.commands = (this.commands & ~CMD_RESUME) | CMD_PAUSE;
+  }
+
+  resume() {
+    this.commands = (this.commands & ~CMD_PAUSE) | CMD_RESUME;
+  }
+
+  // remove() from 24 on: no events until initialize().
+  silence() {
+    this.silenced = true;
+  }
+
+  // unconsume(): no more ticks drained during a read under way.
+  unconsumed() {
+    this.socket = null;
+  }
+
+  // The native state goes now (or when the call under way ends).
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ws === null) workspace.close(this.slot);
+  }
+
+  // ---- calls -------------------------------------------------------------------
 
   // Parses bytes[0, length) and delivers their events; returns what
   // execute() does.
-  execute(bytes, length) {
-    if (this.input !== null) return this.queueNested(Buffer.from(bytes.subarray(0, length)));
-    const core = this.core;
+  feed(bytes, length) {
+    if (this.ws !== null) return this.queueNested(Buffer.from(bytes.subarray(0, length)));
+    if (this.closed) return undefined;
     this.noteSettings();
-    if (!core.execute(bytes.buffer, bytes.byteOffset, length)) {
-      // (Bytes in a SharedArrayBuffer: parsed from a copy.)
-      bytes = Buffer.from(bytes.subarray(0, length));
-      core.execute(bytes.buffer, bytes.byteOffset, length);
+    const ws = workspace.borrow();
+    if (this.commands !== 0) this.sendCommands(ws);
+    try {
+      if (!ws.parse(this.slot, bytes.buffer, bytes.byteOffset, length)) {
+        // (Bytes in a SharedArrayBuffer: parsed from a copy.)
+        bytes = Buffer.from(bytes.subarray(0, length));
+        ws.parse(this.slot, bytes.buffer, bytes.byteOffset, length);
+      }
+      this.commands = 0;
+    } catch (err) {
+      workspace.giveBack(ws);
+      throw err;
     }
-    if (core.eventCount() === 0) return core.result();
+    if (ws.eventCount() === 0) {
+      const result = ws.result();
+      workspace.giveBack(ws);
+      return result;
+    }
+    this.ws = ws;
     this.input = bytes;
     this.inputLength = length;
     let result;
@@ -90,8 +163,7 @@ class Replay {
       result = scope === null ? this.replay() : scope.runInAsyncScope(this.replay, this);
       delivered = true;
     } finally {
-      this.input = null;
-      this.inMessage = core.messageStart() !== 0;
+      this.endCall(ws);
       if (!delivered) this.nested = null;
       if (this.whenCompleteArg !== null) this.runWhenComplete();
     }
@@ -99,11 +171,21 @@ class Replay {
   }
 
   finish() {
-    if (this.input !== null) return this.queueNested(FINISH);
-    const core = this.core;
+    if (this.ws !== null) return this.queueNested(FINISH);
+    if (this.closed) return undefined;
     this.noteSettings();
-    core.finish();
-    if (core.eventCount() !== 0) {
+    const ws = workspace.borrow();
+    if (this.commands !== 0) this.sendCommands(ws);
+    try {
+      ws.finish(this.slot);
+      this.commands = 0;
+    } catch (err) {
+      workspace.giveBack(ws);
+      throw err;
+    }
+    const result = ws.failed() ? ws.error() : undefined;
+    if (ws.eventCount() !== 0) {
+      this.ws = ws;
       this.input = EMPTY;
       this.inputLength = 0;
       let delivered = false;
@@ -113,14 +195,64 @@ class Replay {
         else scope.runInAsyncScope(this.replay, this);
         delivered = true;
       } finally {
-        this.input = null;
-        this.inMessage = core.messageStart() !== 0;
+        this.endCall(ws);
         if (!delivered) this.nested = null;
         if (this.whenCompleteArg !== null) this.runWhenComplete();
       }
+    } else {
+      workspace.giveBack(ws);
     }
-    const result = core.failed() ? core.error() : undefined;
     return this.nested === null ? result : this.runNested(result);
+  }
+
+  // Hands the pending commands to the core with the call about to be made
+  // (they stay pending here until a call took them).
+  sendCommands(ws) {
+    ws.commands(this.commands, this.type, this.maxHeaderSize, this.lenientFlags, this.handlers, this.maxPairs);
+  }
+
+  // The built-in looks its handlers up at each callback, and without a
+  // kOnHeaders or kOnHeadersComplete function it keeps headers pending
+  // differently: tell the core which exist. From 22 on it also limits a
+  // request's header pairs to the parser's maxHeaderPairs. (Both sampled
+  // once per call.)
+  noteSettings() {
+    const has = (typeof this.peekHandler(kOnHeaders) === 'function' ? HAS_ON_HEADERS : 0) |
+      (typeof this.peekHandler(kOnHeadersComplete) === 'function' ? HAS_ON_HEADERS_COMPLETE : 0);
+    if (has !== this.handlers) {
+      this.handlers = has;
+      this.commands |= CMD_HANDLERS;
+    }
+    if (line.limitsHeaderPairs) {
+      const max = this.parser.maxHeaderPairs;
+      const pairs = typeof max === 'number' && max > 0 ? Math.min(Math.floor(max), MAX_INT32) : 0;
+      if (pairs !== this.maxPairs) {
+        this.maxPairs = pairs;
+        this.commands |= CMD_MAX_PAIRS;
+      }
+    }
+  }
+
+  // The call is over: the workspace goes back, and what getAllHeaders()
+  // must still answer is frozen: in lazy mode until the next message begins,
+  // otherwise while the message is under way (docs/api.md).
+  endCall(ws) {
+    if (this.hdrCount !== 0 || this.trlCount !== 0) {
+      if (this.parser.lazyHeaders || this.inMessage) {
+        this.hdrFrozen = workspace.freezePairs(this.hdrFrozen, ws, this.hdrFirst, this.hdrCount);
+        this.trlFrozen = workspace.freezePairs(this.trlFrozen, ws, this.trlFirst, this.trlCount);
+        this.hdrCount = 0;
+        this.trlCount = 0;
+      } else {
+        this.clearHead();
+      }
+    } else if (!this.parser.lazyHeaders && !this.inMessage) {
+      this.clearHead();
+    }
+    this.ws = null;
+    this.input = null;
+    workspace.giveBack(ws);
+    if (this.closed) workspace.close(this.slot);
   }
 
   // A read of the consumed `socket`, as the built-in's C++ handles one:
@@ -129,14 +261,14 @@ class Replay {
   // Pending ticks run after each kOnBody and kOnHeaders handler, as they do
   // after the built-in's callbacks.
   consumedRead(socket, bytes, length) {
-    if (this.input !== null) {
+    if (this.ws !== null) {
       this.queueNested(Buffer.from(bytes.subarray(0, length)));
       return;
     }
     let result;
     this.socket = socket;
     try {
-      result = this.execute(bytes, length);
+      result = this.feed(bytes, length);
     } finally {
       this.socket = null;
     }
@@ -153,7 +285,7 @@ class Replay {
 
   // The bytes being parsed, or the consumed read being reported.
   currentBuffer() {
-    const replaying = this.input !== null;
+    const replaying = this.ws !== null;
     const bytes = replaying ? this.input : this.read;
     if (bytes === null) return Buffer.alloc(0);
     // (Bytes a handler detached or shrank are copied as they are now.)
@@ -183,7 +315,7 @@ class Replay {
     if (result instanceof Error) return result;
     for (let i = 0; i < queue.length && !this.closed; i++) {
       const what = queue[i];
-      const r = what === FINISH ? this.finish() : this.execute(what, what.length);
+      const r = what === FINISH ? this.finish() : this.feed(what, what.length);
       if (r instanceof Error) return r;
     }
     return result;
@@ -194,8 +326,8 @@ class Replay {
   // events of this execute(), fn(arg) is called once it completes, or at the
   // end of this execute() in any case. Returns whether it took it on.
   whenComplete(arg, fn) {
-    if (this.input === null || this.parser.incoming !== arg || this.whenCompleteArg !== null) return false;
-    if (!this.core.completesAfter(this.at)) return false;
+    if (this.ws === null || this.parser.incoming !== arg || this.whenCompleteArg !== null) return false;
+    if (!this.ws.completesAfter(this.at)) return false;
     this.whenCompleteArg = arg;
     this.whenCompleteFn = fn;
     return true;
@@ -209,57 +341,84 @@ class Replay {
     fn(arg);
   }
 
-  // The start of the message under way in ms (0: none): the core publishes
-  // it as of the end of the buffer; during a replay it is as of the event
-  // being delivered, as the built-in's is (a request handler runs before its
-  // message completes: not idle for closeIdleConnections()).
+  // ---- what other modules ask ---------------------------------------------------
+
+  // The start of the message under way in ms (0: none). During a replay it
+  // is as of the event being delivered, as the built-in's is (a request
+  // handler runs before its message completes: not idle for
+  // closeIdleConnections()); else as of the end of the last call, or the
+  // clock initialize() started while no message has begun.
   messageStart(nowMs) {
-    const published = this.core.messageStart();
-    if (this.input === null) return published;
-    if (!this.inMessage) return 0;
-    return published !== 0 ? published : nowMs();
+    if (this.closed) return 0;
+    if (this.ws !== null) {
+      if (!this.inMessage) return 0;
+      const start = workspace.messageStart(this.slot);
+      return start !== 0 ? start : nowMs();
+    }
+    const start = (this.commands & CMD_RESET) !== 0 ? 0 : workspace.messageStart(this.slot);
+    return start !== 0 ? start : this.begunSinceInit ? 0 : this.initStartMs;
   }
 
   // Whether the current message's headers completed, as of the event being
   // delivered during a replay.
   headersCompleted() {
-    return this.input !== null ? this.core.headersDelivered : this.core.headersCompleted();
+    if (this.ws !== null) return this.headersDelivered;
+    if (this.closed || (this.commands & CMD_RESET) !== 0) return false;
+    return workspace.headersComplete(this.slot);
   }
 
-  // The built-in looks its handlers up at each callback, and without a
-  // kOnHeaders or kOnHeadersComplete function it keeps headers pending
-  // differently: tell the core which exist. From 22 on it also limits a
-  // request's header pairs to the parser's maxHeaderPairs. (Both sampled
-  // once per call.)
-  noteSettings() {
-    const core = this.core;
-    core.noteHandlers(typeof this.peekHandler(kOnHeaders) === 'function',
-      typeof this.peekHandler(kOnHeadersComplete) === 'function');
-    if (line.limitsHeaderPairs) {
-      const max = this.parser.maxHeaderPairs;
-      core.noteMaxPairs(typeof max === 'number' && max > 0 ? Math.min(Math.floor(max), MAX_INT32) : 0);
-    }
+  stats() {
+    return workspace.stats(this.slot);
   }
+
+  // ---- the current message's head (docs/api.md) ---------------------------
+
+  clearHead() {
+    this.headersDelivered = false;
+    this.hdrCount = 0;
+    this.hdrFrozen = null;
+    this.trlCount = 0;
+    this.trlFrozen = null;
+    this.flushUrl = null;
+  }
+
+  // All headers of the current message as [name, value, ...].
+  allHeaders() {
+    if (!this.headersDelivered) return [];
+    return workspace.pairArray(this.hdrFrozen, this.ws, this.hdrFirst, this.hdrCount);
+  }
+
+  allTrailers() {
+    return workspace.pairArray(this.trlFrozen, this.ws, this.trlFirst, this.trlCount);
+  }
+
+  // The first header value whose name is `name`, or undefined.
+  header(name) {
+    if (!this.headersDelivered) return undefined;
+    return workspace.pairValue(this.hdrFrozen, this.ws, this.hdrFirst, this.hdrCount, name);
+  }
+
+  // ---- the handlers ---------------------------------------------------------
 
   // The handler in a slot, looked up as the built-in does: from 26 on, the
   // first function found in kOnHeadersComplete, kOnBody or kOnMessageComplete
   // stays until initialize().
   handler(slot) {
     if (!line.keepsHandlers || slot < kOnHeadersComplete) return this.parser[slot];
-    const kept = this.kept[slot];
-    if (kept !== null) return kept;
+    const held = this.heldHandlers;
+    if (held !== null && held[slot] !== null) return held[slot];
     const cb = this.parser[slot];
     if (typeof cb === 'function') {
-      this.kept[slot] = cb;
-      this.keptAny = true;
+      if (held === null) this.heldHandlers = [null, null, null, null, null];
+      this.heldHandlers[slot] = cb;
     }
     return cb;
   }
 
   // The same without keeping what it finds.
   peekHandler(slot) {
-    return line.keepsHandlers && slot >= kOnHeadersComplete && this.kept[slot] !== null ?
-      this.kept[slot] : this.parser[slot];
+    const held = this.heldHandlers;
+    return held !== null && slot >= kOnHeadersComplete && held[slot] !== null ? held[slot] : this.parser[slot];
   }
 
   // Delivers the recorded events to the kOn* handlers. A handler that throws
@@ -267,9 +426,9 @@ class Replay {
   // kOnMessageBegin and kOnHeaders: the built-in goes on parsing after those
   // and may throw at the end (see lateError below and ./node-line.js).
   replay() {
-    const core = this.core;
+    const ws = this.ws;
     const input = this.input;
-    let count = core.eventCount();
+    let count = ws.eventCount();
     // The exception of the last kOnMessageBegin / kOnHeaders that threw, as
     // long as the built-in would still throw it from execute().
     let late = false;
@@ -278,7 +437,7 @@ class Replay {
     for (let i = 0; i < count; i++) {
       // (A parser removed by a handler delivers nothing more, from 24 on.)
       if (this.silenced) break;
-      const kind = core.kind(i);
+      const kind = ws.kind(i);
       // (22 on: the built-in's lookup of the next handler drops it.)
       if (line.handlerLookupDropsException) late = false;
       let answer = 0;
@@ -294,7 +453,7 @@ class Replay {
         if (kind === MESSAGE_BEGIN || kind === HEADERS) continue;
         // (finish() has no buffer to re-parse: the built-in leaves the
         // parser where it was then.)
-        if (input !== EMPTY) core.rewindFail(input, this.inputLength, i);
+        if (input !== EMPTY) ws.rewindFail(this.slot, input, this.inputLength, i);
         throw err;
       }
       // (Not while the socket holds buffered data: a tick resuming it would
@@ -303,31 +462,32 @@ class Replay {
         const initCount = this.initCount;
         runPendingTicks();
         // A tick may have closed the parser or given it to a new connection.
-        if (this.closed || this.initCount !== initCount) return core.result();
+        if (this.closed || this.initCount !== initCount) return ws.result();
       }
       if (answer !== 0) {
-        core.rewindAnswer(input, this.inputLength, i, answer);
-        count = core.eventCount();
+        ws.rewindAnswer(this.slot, input, this.inputLength, i, answer);
+        count = ws.eventCount();
       }
     }
-    core.resumeAfterUpgrade();
+    // (An upgrade resumes llhttp, which also undoes a pause() made by a
+    // handler of this call.)
+    if (ws.upgraded()) this.commands &= ~CMD_PAUSE;
     if (headersThrew && line.headersThrowHidesResult) {
       if (late) throw lateError;
       return undefined;
     }
-    if (late && (!core.failed() || !line.handlerLookupDropsException)) throw lateError;
-    return core.result();
+    if (late && (!ws.failed() || !line.handlerLookupDropsException)) throw lateError;
+    return ws.result();
   }
 
   // Calls the handler of event `i`; returns kOnHeadersComplete's answer.
   deliver(kind, i, input) {
-    const core = this.core;
     const parser = this.parser;
     switch (kind) {
       case MESSAGE_BEGIN: {
         this.inMessage = true;
         this.begunSinceInit = true;
-        core.beginMessage();
+        this.clearHead();
         const cb = this.handler(kOnMessageBegin);
         if (typeof cb === 'function') cb.call(parser);
         return 0;
@@ -339,9 +499,9 @@ class Replay {
       case BODY: {
         const cb = this.handler(kOnBody);
         if (typeof cb === 'function') {
-          const start = core.bodyStart(i);
+          const start = this.ws.bodyStart(i);
           // The built-in hands over a copy: the input may be reused.
-          cb.call(parser, Buffer.from(input.subarray(start, start + core.bodyLength(i))));
+          cb.call(parser, Buffer.from(input.subarray(start, start + this.ws.bodyLength(i))));
         }
         return 0;
       }
@@ -359,32 +519,74 @@ class Replay {
   // kOnHeaders: an early flush of header pairs (with the URL so far), or
   // trailers. (Out of deliver(), which stays small enough to be inlined.)
   headersFlushed(i) {
-    const core = this.core;
+    const ws = this.ws;
     const parser = this.parser;
-    core.noteFlush(i);
+    const first = ws.firstPair(i);
+    const count = ws.pairCount(i);
+    if (!this.headersDelivered) {
+      if (this.hdrCount === 0) this.hdrFirst = first;
+      this.hdrCount += count;
+      if (parser.lazyHeaders && this.flushUrl === null) this.flushUrl = ws.eventText(i);
+    } else {
+      // (headers held without kOnHeadersComplete leave with the trailers)
+      const headers = ws.headerPairs(i);
+      if (this.trlCount === 0) this.trlFirst = first + headers;
+      this.trlCount += count - headers;
+    }
     const cb = this.handler(kOnHeaders);
     if (typeof cb !== 'function') return 0;
-    if (!parser.lazyHeaders) cb.call(parser, core.flushHeaders(i), core.flushText(i));
+    if (!parser.lazyHeaders) cb.call(parser, ws.headerArray(first, count), ws.eventText(i));
     // Lazy mode: header flushes are not delivered; trailers are, without an
     // array.
-    else if (core.headersDelivered) cb.call(parser, undefined, core.flushText(i));
+    else if (this.headersDelivered) cb.call(parser, undefined, ws.eventText(i));
     return 0;
   }
 
-  // kOnHeadersComplete; returns its answer. (Without a handler the core
-  // keeps the pairs pending: they leave with the trailers.)
+  // kOnHeadersComplete; returns its answer. Its arguments come from the
+  // event: values handed over in fields would cost a write barrier each.
+  // (Without a handler the core keeps the pairs pending: they leave with the
+  // trailers.)
   headersComplete(i) {
-    const core = this.core;
+    const ws = this.ws;
     const parser = this.parser;
+    const count = ws.pairCount(i);
+    const flushed = count === -1;
+    if (!flushed) {
+      if (this.hdrCount === 0) this.hdrFirst = ws.firstPair(i);
+      this.hdrCount += count;
+    }
+    this.headersDelivered = true;
     const cb = this.handler(kOnHeadersComplete);
-    const has = typeof cb === 'function';
-    const headers = core.completeHeaders(i, has, parser.lazyHeaders, this.type);
-    if (!has) return 0;
+    if (typeof cb !== 'function') return 0;
     const request = this.type === REQUEST;
-    const ret = cb.call(parser, core.major(i), core.minor(i), headers,
-      request ? core.method(i) : undefined, request ? core.text : undefined,
-      request ? undefined : core.statusCode(i), request ? undefined : core.text,
-      core.upgrade(i), core.keepAlive(i));
+    const lazy = parser.lazyHeaders;
+    let headers;
+    let text;
+    if (lazy || flushed) {
+      // (the built-in passes no URL when an early flush took it)
+      text = !request ? ws.eventText(i) : !lazy ? undefined : flushed ? this.flushUrl : ws.eventText(i);
+    } else {
+      const flags = ws.flags(i);
+      const number = ws.messageNumber(i);
+      if ((flags & HC_REPEATS) !== 0 && this.repeatNumber === number - 1) {
+        this.repeatNumber = number;
+        text = this.repeatText;
+        headers = this.repeatHeaders.slice();
+      } else {
+        headers = ws.headerArray(ws.firstPair(i), count);
+        text = ws.eventText(i);
+        // (The next message may repeat this one: the core recorded its head.)
+        if ((flags & (HC_RECORDED | HC_REPEATS)) !== 0) {
+          this.repeatHeaders = headers.slice();
+          this.repeatText = text;
+          this.repeatNumber = number;
+        }
+      }
+    }
+    const ret = cb.call(parser, ws.major(i), ws.minor(i), headers,
+      request ? ws.method(i) : undefined, request ? text : undefined,
+      request ? undefined : ws.statusCode(i), request ? undefined : text,
+      ws.upgrade(i), ws.keepAlive(i));
     // The built-in converts with IntegerValue() and keeps 32 bits.
     return (+ret) | 0;
   }

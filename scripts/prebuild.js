@@ -171,7 +171,7 @@ function zig() {
   return exe;
 }
 
-const SOURCES_C = ['src/core/lhn_parser.c', 'src/core/lhn_llhttp.c'];
+const SOURCES_C = require('./install/core-sources');
 const SOURCE_CC = 'src/binding/addon.cc';
 
 // The other targets: the three sources compiled and linked directly, with

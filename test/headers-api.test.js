@@ -19,8 +19,29 @@ test('getAllHeaders: arrival order, duplicates, case as received, Latin-1', () =
   p.execute(Buffer.from('GET / HTTP/1.1\r\nHost: a\r\nX-Dup: 1\r\nx-dup: 2\r\nX-Latin: caf\xe9 \r\n\r\n', 'latin1'));
   const want = ['Host', 'a', 'X-Dup', '1', 'x-dup', '2', 'X-Latin', 'café'];
   assert.deepStrictEqual(inside, want);
-  assert.deepStrictEqual(p.getAllHeaders(), want, 'still valid after execute()');
-  assert.notStrictEqual(p.getAllHeaders(), p.getAllHeaders(), 'a fresh array each call');
+  // The message completed: once execute() returns, its head is gone (an
+  // idle parser holds nothing of it) ...
+  assert.deepStrictEqual(p.getAllHeaders(), []);
+  // ... unless in lazy mode, where it stays until the next message begins.
+  const lazy = parser(HTTPParser.REQUEST, { lazyHeaders: true });
+  lazy[HTTPParser.kOnHeadersComplete] = () => {};
+  lazy.execute(Buffer.from('GET / HTTP/1.1\r\nHost: a\r\nX-Dup: 1\r\nx-dup: 2\r\nX-Latin: caf\xe9 \r\n\r\n', 'latin1'));
+  assert.deepStrictEqual(lazy.getAllHeaders(), want, 'lazy: still valid after execute()');
+  assert.notStrictEqual(lazy.getAllHeaders(), lazy.getAllHeaders(), 'a fresh array each call');
+});
+
+test('getAllHeaders: after execute(), while the message is under way', () => {
+  const p = parser();
+  p[HTTPParser.kOnHeadersComplete] = () => {};
+  const want = ['Host', 'a', 'Content-Length', '6'];
+  p.execute(Buffer.from('POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 6\r\n\r\nabc'));
+  assert.deepStrictEqual(p.getAllHeaders(), want, 'the body is still to come');
+  assert.strictEqual(p.getHeader('content-length'), '6');
+  let atComplete;
+  p[HTTPParser.kOnMessageComplete] = function() { atComplete = this.getAllHeaders(); };
+  p.execute(Buffer.from('def'));
+  assert.deepStrictEqual(atComplete, want);
+  assert.deepStrictEqual(p.getAllHeaders(), []);
 });
 
 test('getAllHeaders: empty before headers complete and once the next message begins', () => {
@@ -40,7 +61,7 @@ test('getAllHeaders: empty before headers complete and once the next message beg
 });
 
 test('getHeader: first match, ASCII case-insensitive, undefined when absent', () => {
-  const p = parser();
+  const p = parser(HTTPParser.REQUEST, { lazyHeaders: true });
   p[HTTPParser.kOnHeadersComplete] = () => {};
   p.execute(Buffer.from('GET / HTTP/1.1\r\nContent-Type: text/plain\r\ncontent-type: second\r\nEmpty:\r\n\r\n'));
   assert.strictEqual(p.getHeader('content-type'), 'text/plain');
@@ -51,7 +72,7 @@ test('getHeader: first match, ASCII case-insensitive, undefined when absent', ()
   assert.throws(() => p.getHeader(1), TypeError);
 });
 
-test('headers that arrive in pieces and survive the message moving in the slab', () => {
+test('headers that arrive in pieces', () => {
   const p = parser();
   const got = [];
   p[HTTPParser.kOnHeadersComplete] = function(maj, min, headers, method, url) {
@@ -63,19 +84,23 @@ test('headers that arrive in pieces and survive the message moving in the slab',
     ['/a', ['A', '1'], ['A', '1']],
     ['/b', ['X', '10', 'Y', '2'], ['X', '10', 'Y', '2']],
   ]);
-  assert.deepStrictEqual(p.getAllHeaders(), ['X', '10', 'Y', '2']);
-  assert.strictEqual(p.getHeader('y'), '2');
+  assert.deepStrictEqual(p.getAllHeaders(), []);
+  assert.strictEqual(p.getHeader('y'), undefined);
 });
 
 test('getAllTrailers', () => {
   const p = parser(HTTPParser.RESPONSE);
   let trailers;
+  let headers;
   p[HTTPParser.kOnHeadersComplete] = () => {};
   p[HTTPParser.kOnHeaders] = () => {};
-  p[HTTPParser.kOnMessageComplete] = function() { trailers = this.getAllTrailers(); };
+  p[HTTPParser.kOnMessageComplete] = function() {
+    trailers = this.getAllTrailers();
+    headers = this.getAllHeaders();
+  };
   p.execute(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\nT1: a\r\nT2: b\r\n\r\n'));
   assert.deepStrictEqual(trailers, ['T1', 'a', 'T2', 'b']);
-  assert.deepStrictEqual(p.getAllHeaders(), ['Transfer-Encoding', 'chunked']);
+  assert.deepStrictEqual(headers, ['Transfer-Encoding', 'chunked']);
 });
 
 test('lazy mode: no header array; headers read on demand, valid after the input is reused', () => {

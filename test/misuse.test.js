@@ -18,11 +18,16 @@ const line = require('../lib/node-line');
 
 const ROOT = path.resolve(__dirname, '..');
 const { HTTPParser } = require(ROOT);
-const { NativeParser } = require(path.join(ROOT, 'lib', 'native'));
+const addon = require(path.join(ROOT, 'lib', 'native'));
 
 // Parses bytes with the addon class directly, as lib/parser.js does.
-function exec(native, bytes) {
-  return native.executor()(bytes.buffer, bytes.byteOffset, bytes.length);
+// A parser slot of the addon's own, owned by a fresh object.
+function slot() {
+  return addon.create({});
+}
+
+function exec(parser, bytes) {
+  return addon.execute(parser, 0, bytes.buffer, bytes.byteOffset, bytes.length);
 }
 const { REQUEST, RESPONSE } = HTTPParser;
 
@@ -147,50 +152,64 @@ test('methods called on something that is not a parser throw a TypeError or do n
   }
 });
 
-test('the addon class behind the parser: TypeError, RangeError or "closed" errors', () => {
+test('the addon functions behind the parser: TypeError, RangeError or "closed" errors', () => {
   const buf = () => B('GET / HTTP/1.1\r\n\r\n');
   for (const [name, junk] of Object.entries(JUNK)) {
-    const n = new NativeParser();
-    // executor()(arrayBuffer, offset, length): an object that is not an
-    // ArrayBuffer comes back false (the caller copies it), anything else throws.
-    if (typeof junk === 'object' && junk !== null) assert.equal(n.executor()(junk, 0, 0), false);
-    else assert.throws(() => n.executor()(junk, 0, 0), TypeError, `executor()(${name})`);
-    assert.throws(() => n.rewind(junk, 0, 0, 0, 0, 0, 0), TypeError, `rewind(${name})`);
-    assert.throws(() => NativeParser.prototype.finish.call(junk), TypeError);
-    assert.throws(() => NativeParser.prototype.rewind.call(junk, buf().buffer, 0, 0, 0, 0, 0, 0), TypeError);
-    assert.equal(n.finish(junk), undefined);
-    assert.equal(n.close(junk), undefined);
+    const n = slot();
+    // execute(slot, depth, arrayBuffer, offset, length): an object that is
+    // not an ArrayBuffer comes back false (the caller copies it), anything
+    // else throws.
+    if (typeof junk === 'object' && junk !== null) assert.equal(addon.execute(n, 0, junk, 0, 0), false);
+    else assert.throws(() => addon.execute(n, 0, junk, 0, 0), TypeError, `execute(${name})`);
+    assert.throws(() => addon.rewind(n, 0, junk, 0, 0, 0, 0, 0, 0), TypeError, `rewind(${name})`);
+    // a slot or depth that is no number
+    if (typeof junk !== 'number') {
+      assert.throws(() => addon.execute(junk, 0, buf().buffer, 0, 1), TypeError, `execute slot ${name}`);
+      assert.throws(() => addon.finish(n, junk), TypeError, `finish depth ${name}`);
+      assert.throws(() => addon.close(junk), TypeError, `close(${name})`);
+      assert.throws(() => addon.workspace(junk), TypeError, `workspace(${name})`);
+    }
+    // an owner that is no object
+    if (junk === null || (typeof junk !== 'object' && typeof junk !== 'function')) {
+      assert.throws(() => addon.create(junk), TypeError, `create(${name})`);
+    }
+    addon.close(n);
   }
-  assert.throws(() => NativeParser(), TypeError);
   // Bytes outside the ArrayBuffer.
   for (const [offset, length] of [[5, 100], [100, 0], [-1, 1], [17, 2 ** 31]]) {
-    assert.throws(() => new NativeParser().executor()(new ArrayBuffer(16), offset, length), RangeError);
+    assert.throws(() => addon.execute(slot(), 0, new ArrayBuffer(16), offset, length), RangeError);
   }
+  // Workspaces nested too deeply, and one not made yet.
+  assert.throws(() => addon.execute(slot(), 10 ** 6, buf().buffer, 0, 1), RangeError);
   // Event indices out of range.
   for (const index of [6, 100, -1, 2 ** 32 - 1]) { // 6 events recorded
-    const n = new NativeParser();
+    const n = slot();
     exec(n, B('GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\n\r\n'));
-    assert.throws(() => n.rewind(new ArrayBuffer(3), 0, 3, index, 3, 2, 24), RangeError);
+    assert.throws(() => addon.rewind(n, 0, new ArrayBuffer(3), 0, 3, index, 3, 2, 24), RangeError);
   }
+  // A rewind in a workspace that did not serve the parser's last call.
+  const other = slot();
+  exec(other, B(GET));
+  assert.throws(() => addon.rewind(other, 1, buf().buffer, 0, 1, 0, 1, 1, 1), RangeError);
   // After close().
-  const n = new NativeParser();
-  const run = n.executor();
+  const n = slot();
   exec(n, B('GET / HTTP/1.1\r\nHost: a\r\n\r\n'));
-  n.close();
-  n.close();
-  for (const call of [() => exec(n, buf()), () => run(buf().buffer, 0, 1), () => n.finish(), () => n.buffers(),
-    () => n.rewind(buf().buffer, 0, 1, 0, 1, 1, 1)]) {
+  addon.close(n);
+  addon.close(n);
+  for (const call of [() => exec(n, buf()), () => addon.finish(n, 0), () => addon.stats(n),
+    () => addon.messageStart(n), () => addon.headersComplete(n),
+    () => addon.rewind(n, 0, buf().buffer, 0, 1, 0, 1, 1, 1)]) {
     assert.throws(call, /the parser is closed/);
   }
-  assert.equal(typeof n.stats().allocations, 'number');
+  assert.equal(typeof addon.memory().parsers, 'number');
 });
 
-test('the addon class: rewind() with two arguments of the wrong type throws, does not abort',
+test('the addon functions: rewind() with two arguments of the wrong type throws, does not abort',
      () => {
        const r = runWithParserInChild('ours', `
-         const { NativeParser } = require(${JSON.stringify(path.join(ROOT, 'lib', 'native'))});
+         const addon = require(${JSON.stringify(path.join(ROOT, 'lib', 'native'))});
          let out;
-         try { new NativeParser().rewind(new ArrayBuffer(4), 0, 4, undefined, undefined, 0, 0); out = 'returned'; }
+         try { addon.rewind(addon.create({}), 0, new ArrayBuffer(4), 0, 4, undefined, undefined, 0, 0); out = 'returned'; }
          catch (e) { out = e.constructor.name; }
          console.log(out);`);
        assert.equal(r.status, 0, describeChildExit(r));

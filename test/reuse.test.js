@@ -158,8 +158,10 @@ test('a repeated head: strings asked for during and after execute() are right', 
         const bytes = Buffer.from(msg, 'latin1');
         if (cut > 0) p.execute(bytes.subarray(0, cut));
         p.execute(bytes.subarray(cut));
-        assert.equal(p.getHeader('HOST'), 'h', `after message ${i}, cut ${cut}, lazy ${lazy}`);
-        assert.deepStrictEqual(p.getAllHeaders(), want);
+        // (after execute() returns, lazy mode keeps the head until the next
+        // message begins; a complete message's otherwise goes: docs/api.md)
+        assert.equal(p.getHeader('HOST'), lazy ? 'h' : undefined, `after message ${i}, cut ${cut}, lazy ${lazy}`);
+        assert.deepStrictEqual(p.getAllHeaders(), lazy ? want : []);
       }
       assert.equal(seen.length, 18);
       for (let i = 0; i < 18; i += 2) {

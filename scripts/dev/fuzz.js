@@ -122,8 +122,11 @@ function ensureToolchain() {
 function coreDir(rev) {
   if (!rev) return path.join(ROOT, 'src', 'core');
   const dir = path.join(BUILD, 'rev-core');
+  fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  for (const name of ['lhn_parser.c', 'lhn_parser.h', 'lhn_llhttp.c', 'lhn_llhttp.h']) {
+  const list = spawnSync('git', ['ls-tree', '--name-only', `${rev}:src/core`], { cwd: ROOT, encoding: 'utf8' });
+  if (list.status !== 0) throw new Error(`fuzz: git ls-tree ${rev}:src/core failed`);
+  for (const name of list.stdout.split('\n').filter(Boolean)) {
     const r = spawnSync('git', ['show', `${rev}:src/core/${name}`], { cwd: ROOT, maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`fuzz: git show ${rev}:src/core/${name} failed`);
     fs.writeFileSync(path.join(dir, name), r.stdout);
@@ -140,8 +143,8 @@ function build(rev) {
     '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=all',
     '-fno-omit-frame-pointer', ...(process.env.FUZZ_CFLAGS || '').split(/\s+/).filter(Boolean),
     '-I', core, '-I', found.include,
-    path.join(core, 'lhn_parser.c'),
-    path.join(core, 'lhn_llhttp.c'),
+    // (every C file of the core: the split into files changed over time)
+    ...fs.readdirSync(core).filter((f) => f.endsWith('.c')).sort().map((f) => path.join(core, f)),
     path.join(FUZZ, 'fuzz_parser.c'),
     found.lib, '-o', EXE];
   console.log(`fuzz: building ${path.relative(ROOT, EXE)} with ${clang} against llhttp ${found.version}` +

@@ -1,319 +1,479 @@
-// llhttp-napi binding: marshalling between the C core (src/core) and lib/.
+// llhttp-napi binding: the C core (src/core) seen from JavaScript (lib/).
 //
-// One crossing per execute(): the core fills an event list; lib/ replays it.
-// The slab, the pair table, the event list and a small state block are
-// ArrayBuffers that JavaScript reads directly. Lifecycle requests
-// (initialize, pause, resume) are written by JavaScript into the state block
-// and applied here at the next execute() or finish().
+// One crossing per execute(): the core fills the event list and pair table
+// of a workspace; lib/ replays them. A workspace (lhn_parser.h) belongs to
+// the thread (to this addon instance: each worker thread has its own), one
+// per nesting depth, and its state block, event list and pair table are
+// ArrayBuffers that JavaScript reads directly. A parser is a slot number:
+// JavaScript passes it with each call, and its native state (little more
+// than llhttp's) is freed with its owner object or by close(). Commands for
+// a parser (initialize, pause, resume, handlers, pair limit) are written by
+// JavaScript into the workspace's state block and applied as its next call
+// begins. Every slot and number that crosses is listed once, in
+// src/core/lhn_contract.h; `layout` exports them by name.
 #include <napi.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
 
 extern "C" {
+#include "../core/lhn_known.h"
 #include "../core/lhn_llhttp.h"
 #include "../core/lhn_parser.h"
+#include "../core/lhn_pool.h"
 }
-
-#include <cstdlib>
-#include <string>
 
 namespace {
 
-// Int32 slots of the state block that lib/parser.js shares with this file
-// (exported by name in `layout`).
-enum StateSlot {
-  S_REQUEST = 0,      // JS -> native: pending requests, R_* bits
-  S_TYPE = 1,         // JS -> native: parser type for R_RESET
-  S_MAX_HEADER = 2,   // JS -> native: header byte limit for R_RESET
-  S_LENIENT = 3,      // JS -> native: lenient flags for R_RESET
-  S_EVENTS = 4,       // native -> JS: events in the list
-  S_NREAD = 5,        // native -> JS: bytes parsed
-  S_ERROR = 6,        // native -> JS: llhttp error number, 0 when none
-  S_GENERATION = 7,   // native -> JS: bumped when a buffer is replaced
-  S_HEADERS_DONE = 8, // native -> JS: headers of the current message complete
-  S_PAIR_SHIFT = 9,   // native -> JS: pair indices moved down by the last execute
-  S_SLAB_SHIFT = 10,  // native -> JS: slab offsets moved down by the last execute
-  S_UPGRADED = 11,    // native -> JS: an upgrade stopped the last call
-  S_HANDLERS = 12,    // JS -> native: LHN_HAS_* bits for R_HANDLERS
-  S_MAX_PAIRS = 13,   // JS -> native: header pair limit for R_MAX_PAIRS
-  S_SLOTS = 14        // then one float64: message start in ms, 0 when idle (both ways)
+// Nesting depths a thread may reach (a handler executing another parser,
+// whose handler executes a third, ...).
+constexpr uint32_t kMaxDepth = 64;
+// First room of a workspace (it grows as calls need).
+constexpr uint32_t kFirstEvents = 32;
+constexpr uint32_t kFirstPairs = 64;
+
+struct Instance;
+
+// A parser of JavaScript's: its core state and its slot. It lives until its
+// owner is collected; close() gives back its memory and its slot earlier.
+struct ParserRecord {
+  lhn_parser core;
+  uint32_t slot;
+  bool closed;
 };
-// Requests JavaScript leaves in S_REQUEST, applied at the next call.
-enum Request {
-  R_RESET = 1,
-  R_PAUSE = 2,
-  R_RESUME = 4,
-  R_HANDLERS = 8,
-  R_MAX_PAIRS = 16,
-  R_SET_START = 32  // the message start slot holds a start set by JavaScript
+
+// A workspace and the ArrayBuffers JavaScript reads it through.
+struct Workspace {
+  lhn_workspace core;
+  Instance* instance = nullptr;
+  int32_t* state = nullptr;
+  napi_ref state_ref = nullptr;
+  napi_ref events_ref = nullptr;
+  napi_ref pairs_ref = nullptr;
 };
-constexpr size_t kStateBytes = S_SLOTS * sizeof(int32_t) + sizeof(double);
 
-class Parser : public Napi::ObjectWrap<Parser> {
- public:
-  static Napi::Function Define(Napi::Env env) {
-    return DefineClass(env, "NativeParser",
-                       {InstanceMethod<&Parser::Executor>("executor"),
-                        InstanceMethod<&Parser::Rewind>("rewind"),
-                        InstanceMethod<&Parser::Finish>("finish"),
-                        InstanceMethod<&Parser::ErrorInfo>("errorInfo"),
-                        InstanceMethod<&Parser::Buffers>("buffers"),
-                        InstanceMethod<&Parser::Stats>("stats"),
-                        InstanceMethod<&Parser::Close>("close")});
-  }
+// What a thread's addon instance holds.
+struct Instance {
+  napi_env env = nullptr;
+  lhn_pool pool;                                       // the parsers' held heads
+  std::vector<std::unique_ptr<Workspace>> workspaces;  // by depth
+  std::vector<ParserRecord*> parsers;                  // by slot; null: free
+  std::vector<uint32_t> free_slots;
+  size_t live_parsers = 0;
 
-  // The core's own buffers (the repeat record) go with the parser; the
-  // ArrayBuffers stay with JavaScript's garbage collector.
-  ~Parser() override { lhn_parser_destroy(&core_); }
-
-  explicit Parser(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Parser>(info) {
-    Napi::Env env = info.Env();
-    lhn_parser_init(&core_, &Parser::Grow, this);
-    Napi::ArrayBuffer state = Napi::ArrayBuffer::New(env, kStateBytes);
-    state_ = static_cast<int32_t*>(state.Data());
-    std::memset(state_, 0, kStateBytes);
-    state_ref_ = Napi::Persistent(state);
-    lhn_parser_reset(&core_, HTTP_REQUEST, 16384, 0);
-    env_ = env;
-    if (lhn_parser_prepare(&core_) != 0) {
-      Napi::Error::New(env, "out of memory").ThrowAsJavaScriptException();
+  // (At teardown, after the owners' finalizers. References an addon made
+  // are the addon's to delete.)
+  ~Instance() {
+    for (ParserRecord* r : parsers) {
+      if (r != nullptr) lhn_parser_destroy(&r->core);
     }
-  }
-
- private:
-  // Memory hook of the core: a fresh ArrayBuffer per growth; the old one
-  // stays valid for as long as JavaScript holds a view of it.
-  static void* Grow(void* ctx, enum lhn_buffer_id id, void* old, size_t old_size,
-                    size_t new_size) {
-    Parser* self = static_cast<Parser*>(ctx);
-    Napi::Env env = self->env_;
-    napi_value raw;
-    void* data = nullptr;
-    if (napi_create_arraybuffer(env, new_size, &data, &raw) != napi_ok) return nullptr;
-    if (old_size) std::memcpy(data, old, old_size);
-    Napi::ArrayBuffer buffer(env, raw);
-    switch (id) {
-      case LHN_BUF_SLAB: self->slab_ref_ = Napi::Persistent(buffer); break;
-      case LHN_BUF_PAIRS: self->pairs_ref_ = Napi::Persistent(buffer); break;
-      case LHN_BUF_EVENTS: self->events_ref_ = Napi::Persistent(buffer); break;
-    }
-    self->state_[S_GENERATION]++;
-    return data;
-  }
-
-  // Applies what JavaScript asked for since the last call.
-  void ApplyRequests() {
-    int32_t req = state_[S_REQUEST];
-    if (req == 0) return;
-    state_[S_REQUEST] = 0;
-    if (req & R_RESET) {
-      lhn_parser_reset(&core_, state_[S_TYPE], static_cast<uint32_t>(state_[S_MAX_HEADER]),
-                       static_cast<unsigned>(state_[S_LENIENT]));
-    }
-    if (req & R_HANDLERS) lhn_parser_set_handlers(&core_, static_cast<unsigned>(state_[S_HANDLERS]));
-    if (req & R_MAX_PAIRS) {
-      lhn_parser_set_max_header_pairs(&core_, static_cast<uint32_t>(state_[S_MAX_PAIRS]));
-    }
-    if (req & R_SET_START) {
-      double start_ms = *reinterpret_cast<const double*>(state_ + S_SLOTS);
-      lhn_parser_set_message_start(&core_, static_cast<uint64_t>(start_ms * 1e6));
-    }
-    if (req & R_PAUSE) lhn_parser_pause(&core_);
-    if (req & R_RESUME) lhn_parser_resume(&core_);
-  }
-
-  // Writes a call's outcome into the state block, and returns the slab as a
-  // latin1 string when the one returned before no longer serves (JavaScript
-  // cuts header names, values and URLs out of it: lhn_parser_take_slab()),
-  // else undefined.
-  napi_value Publish(napi_env env, const lhn_result& result) {
-    uint32_t pair_shift, slab_shift;
-    lhn_parser_compaction(&core_, &pair_shift, &slab_shift);
-    state_[S_EVENTS] = static_cast<int32_t>(lhn_parser_event_count(&core_));
-    state_[S_NREAD] = static_cast<int32_t>(result.bytes_parsed);
-    state_[S_ERROR] = result.error;
-    state_[S_UPGRADED] = result.upgraded;
-    state_[S_HEADERS_DONE] = lhn_parser_headers_completed(&core_);
-    state_[S_PAIR_SHIFT] = static_cast<int32_t>(pair_shift);
-    state_[S_SLAB_SHIFT] = static_cast<int32_t>(slab_shift);
-    uint64_t start_ns = lhn_parser_message_start_ns(&core_);
-    double* start = reinterpret_cast<double*>(state_ + S_SLOTS);
-    *start = start_ns ? static_cast<double>(start_ns) / 1e6 : 0;
-    last_ = result;
-    size_t len;
-    const uint8_t* slab = lhn_parser_take_slab(&core_, &len);
-    napi_value text;
-    if (slab == nullptr ||
-        napi_create_string_latin1(env, reinterpret_cast<const char*>(slab), len, &text) != napi_ok) {
-      return nullptr;
-    }
-    return text;
-  }
-
-  // execute(arrayBuffer, byteOffset, byteLength), as a function bound to this
-  // parser (executor()): parses those bytes; results in the state block and
-  // the event list, returns what Publish() does. An object that is not an
-  // ArrayBuffer (a SharedArrayBuffer) returns false without parsing: the
-  // caller copies the bytes into one.
-  static napi_value ExecuteBound(napi_env env, napi_callback_info info) {
-    size_t argc = 3;
-    napi_value args[3];
-    void* data = nullptr;
-    if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
-    Parser* parser = static_cast<Parser*>(data);
-    void* bytes = nullptr;
-    size_t size = 0;
-    uint32_t offset = 0, len = 0;
-    if (argc < 3 || napi_get_arraybuffer_info(env, args[0], &bytes, &size) != napi_ok) {
-      napi_valuetype type = napi_undefined;
-      if (argc >= 1) napi_typeof(env, args[0], &type);
-      if (type != napi_object) {
-        napi_throw_type_error(env, nullptr, "execute() takes an ArrayBuffer, an offset and a length");
-        return nullptr;
+    for (auto& ws : workspaces) {
+      for (napi_ref ref : {ws->state_ref, ws->events_ref, ws->pairs_ref}) {
+        if (ref != nullptr) napi_delete_reference(env, ref);
       }
-      napi_value no;
-      napi_get_boolean(env, false, &no);
-      return no;
+      lhn_workspace_destroy(&ws->core);
     }
-    if (napi_get_value_uint32(env, args[1], &offset) != napi_ok ||
-        napi_get_value_uint32(env, args[2], &len) != napi_ok || offset > size ||
-        len > size - offset) {
-      napi_throw_range_error(env, nullptr, "execute(): bytes out of range");
-      return nullptr;
-    }
-    if (len > INT32_MAX) {
-      napi_throw_range_error(env, nullptr, "buffer too large");
-      return nullptr;
-    }
-    if (parser->closed_) {
-      napi_throw_error(env, nullptr, "the parser is closed");
-      return nullptr;
-    }
-    parser->env_ = Napi::Env(env);
-    parser->ApplyRequests();
-    lhn_result result;
-    lhn_parser_execute(&parser->core_, static_cast<const char*>(bytes) + offset, len, &result);
-    return parser->Publish(env, result);
+    lhn_pool_destroy(&pool);
   }
+};
 
-  // executor(): a function that executes on this parser, found in its
-  // callback data without the cost of unwrapping `this`. It keeps the
-  // wrapper alive through its `owner` property, so it can never outlive it.
-  Napi::Value Executor(const Napi::CallbackInfo& info) {
-    napi_env env = info.Env();
-    napi_value fn;
-    if (napi_create_function(env, "execute", NAPI_AUTO_LENGTH, &Parser::ExecuteBound, this, &fn) !=
-            napi_ok ||
-        napi_set_named_property(env, fn, "owner", info.This()) != napi_ok) {
-      return Napi::Value();
-    }
-    return Napi::Value(env, fn);
+Instance* InstanceOf(napi_env env) {
+  void* data = nullptr;
+  napi_get_instance_data(env, &data);
+  return static_cast<Instance*>(data);
+}
+
+// Replaces a reference with one to `value`.
+void Retarget(napi_env env, napi_ref* ref, napi_value value) {
+  if (*ref) napi_delete_reference(env, *ref);
+  napi_create_reference(env, value, 1, ref);
+}
+
+// Memory hook of a workspace's event list and pair table: a fresh
+// ArrayBuffer per growth; the old one stays valid for as long as JavaScript
+// holds a view of it.
+void* Grow(void* ctx, enum lhn_buffer_id id, void* old, size_t old_size, size_t new_size) {
+  Workspace* ws = static_cast<Workspace*>(ctx);
+  napi_env env = ws->instance->env;
+  napi_value buffer;
+  void* data = nullptr;
+  if (napi_create_arraybuffer(env, new_size, &data, &buffer) != napi_ok) return nullptr;
+  if (old_size) std::memcpy(data, old, old_size);
+  Retarget(env, id == LHN_BUF_EVENTS ? &ws->events_ref : &ws->pairs_ref, buffer);
+  if (ws->state) ws->state[LHN_WS_GENERATION]++;
+  return data;
+}
+
+// The workspace of `depth`, made when first asked for. Null past kMaxDepth
+// or out of memory.
+Workspace* WorkspaceAt(Instance* in, uint32_t depth) {
+  if (depth < in->workspaces.size()) return in->workspaces[depth].get();
+  if (depth != in->workspaces.size() || depth >= kMaxDepth) return nullptr;
+  auto ws = std::make_unique<Workspace>();
+  ws->instance = in;
+  lhn_workspace_init(&ws->core, &Grow, ws.get());
+  napi_value state;
+  void* data = nullptr;
+  if (napi_create_arraybuffer(in->env, LHN_WORKSPACE_SLOTS * sizeof(int32_t), &data, &state) != napi_ok) {
+    return nullptr;
   }
+  std::memset(data, 0, LHN_WORKSPACE_SLOTS * sizeof(int32_t));
+  ws->state = static_cast<int32_t*>(data);
+  napi_create_reference(in->env, state, 1, &ws->state_ref);
+  if (lhn_workspace_reserve(&ws->core, kFirstEvents, kFirstPairs) != 0) return nullptr;
+  in->workspaces.push_back(std::move(ws));
+  return in->workspaces.back().get();
+}
 
-  bool Usable(const Napi::CallbackInfo& info) {
-    if (!closed_) return true;
-    Napi::Error::New(info.Env(), "the parser is closed").ThrowAsJavaScriptException();
+// ---- arguments ----------------------------------------------------------------
+
+bool ThrowType(napi_env env, const char* message) {
+  napi_throw_type_error(env, nullptr, message);
+  return false;
+}
+
+bool ThrowRange(napi_env env, const char* message) {
+  napi_throw_range_error(env, nullptr, message);
+  return false;
+}
+
+// The live parser in slot argument `arg`.
+bool ParserArg(napi_env env, Instance* in, napi_value arg, lhn_parser** out) {
+  uint32_t slot;
+  if (napi_get_value_uint32(env, arg, &slot) != napi_ok) return ThrowType(env, "a parser slot");
+  if (slot >= in->parsers.size() || in->parsers[slot] == nullptr) {
+    napi_throw_error(env, nullptr, "the parser is closed");
     return false;
   }
+  *out = &in->parsers[slot]->core;
+  return true;
+}
 
-  // rewind(arrayBuffer, byteOffset, length, eventIndex, actions, answer,
-  // failCode): see lhn_parser_rewind; the bytes are those the last execute
-  // parsed. Returns what Publish() does.
-  Napi::Value Rewind(const Napi::CallbackInfo& info) {
-    if (!Usable(info)) return Napi::Value();
-    Napi::Env env = info.Env();
-    if (!info[0].IsArrayBuffer()) {
-      Napi::TypeError::New(env, "rewind() takes the ArrayBuffer last executed").ThrowAsJavaScriptException();
-      return Napi::Value();
-    }
-    for (size_t i = 1; i <= 6; i++) {
-      if (!info[i].IsNumber()) {
-        Napi::TypeError::New(env, "rewind() takes numbers").ThrowAsJavaScriptException();
-        return Napi::Value();
-      }
-    }
-    Napi::ArrayBuffer buffer = info[0].As<Napi::ArrayBuffer>();
-    uint32_t offset = info[1].As<Napi::Number>().Uint32Value();
-    uint32_t len = info[2].As<Napi::Number>().Uint32Value();
-    if (offset > buffer.ByteLength() || len > buffer.ByteLength() - offset) {
-      Napi::RangeError::New(env, "rewind(): bytes out of range").ThrowAsJavaScriptException();
-      return Napi::Value();
-    }
-    env_ = env;
-    lhn_result result;
-    if (lhn_parser_rewind(&core_, static_cast<const char*>(buffer.Data()) + offset, len,
-                          info[3].As<Napi::Number>().Uint32Value(),
-                          info[4].As<Napi::Number>().Uint32Value(),
-                          info[5].As<Napi::Number>().Int32Value(),
-                          info[6].As<Napi::Number>().Int32Value(), &result) != 0) {
-      Napi::RangeError::New(env, "no such event").ThrowAsJavaScriptException();
-      return Napi::Value();
-    }
-    return Napi::Value(env, Publish(env, result));
+bool WorkspaceArg(napi_env env, Instance* in, napi_value arg, Workspace** out) {
+  uint32_t depth;
+  if (napi_get_value_uint32(env, arg, &depth) != napi_ok) return ThrowType(env, "a workspace depth");
+  *out = WorkspaceAt(in, depth);
+  if (*out == nullptr) return ThrowRange(env, "workspaces nested too deeply");
+  return true;
+}
+
+// Bytes [offset, offset + length) of an ArrayBuffer. *shared: the object is
+// no ArrayBuffer (a SharedArrayBuffer: the caller copies the bytes).
+bool BytesArg(napi_env env, napi_value const* args, const char** data, size_t* len, bool* shared) {
+  void* bytes = nullptr;
+  size_t size = 0;
+  *shared = false;
+  if (napi_get_arraybuffer_info(env, args[0], &bytes, &size) != napi_ok) {
+    napi_valuetype type = napi_undefined;
+    napi_typeof(env, args[0], &type);
+    if (type != napi_object) return ThrowType(env, "execute() takes an ArrayBuffer, an offset and a length");
+    *shared = true;
+    return true;
   }
-
-  // finish(): see lhn_parser_finish. Returns what Publish() does.
-  Napi::Value Finish(const Napi::CallbackInfo& info) {
-    if (!Usable(info)) return Napi::Value();
-    env_ = info.Env();
-    ApplyRequests();
-    lhn_result result;
-    lhn_parser_finish(&core_, &result);
-    return Napi::Value(info.Env(), Publish(info.Env(), result));
+  uint32_t offset = 0, length = 0;
+  if (napi_get_value_uint32(env, args[1], &offset) != napi_ok ||
+      napi_get_value_uint32(env, args[2], &length) != napi_ok || offset > size || length > size - offset) {
+    return ThrowRange(env, "execute(): bytes out of range");
   }
+  if (length > INT32_MAX) return ThrowRange(env, "buffer too large");
+  *data = static_cast<const char*>(bytes) + offset;
+  *len = length;
+  return true;
+}
 
-  // errorInfo(): [code, reason] of the last reported error.
-  Napi::Value ErrorInfo(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    Napi::Array out = Napi::Array::New(env, 2);
-    if (last_.error == 0) return out;
-    out[0u] = Napi::String::New(env, last_.code, last_.code_len);
-    out[1u] = Napi::String::New(env, last_.reason);
-    return out;
+// ---- calls ----------------------------------------------------------------------
+
+// Takes the commands JavaScript left in the workspace for the parser it
+// calls (so that none outlives a call that fails its arguments).
+int32_t TakeCommands(Workspace* ws) {
+  int32_t commands = ws->state[LHN_WS_COMMANDS];
+  ws->state[LHN_WS_COMMANDS] = 0;
+  return commands;
+}
+
+void ApplyCommands(lhn_parser* p, int32_t commands, const int32_t* state) {
+  if (commands == 0) return;
+  if (commands & LHN_CMD_RESET) {
+    lhn_parser_reset(p, state[LHN_WS_TYPE], static_cast<uint32_t>(state[LHN_WS_MAX_HEADER]),
+                     static_cast<unsigned>(state[LHN_WS_LENIENT]));
   }
-
-  // buffers(): [slab, pairs, events, state] ArrayBuffers, current ones.
-  Napi::Value Buffers(const Napi::CallbackInfo& info) {
-    if (!Usable(info)) return Napi::Value();
-    Napi::Env env = info.Env();
-    env_ = env;
-    Napi::Array out = Napi::Array::New(env, 4);
-    out[0u] = slab_ref_.Value();
-    out[1u] = pairs_ref_.Value();
-    out[2u] = events_ref_.Value();
-    out[3u] = state_ref_.Value();
-    return out;
+  if (commands & LHN_CMD_HANDLERS) lhn_parser_set_handlers(p, static_cast<unsigned>(state[LHN_WS_HANDLERS]));
+  if (commands & LHN_CMD_MAX_PAIRS) {
+    lhn_parser_set_max_header_pairs(p, static_cast<uint32_t>(state[LHN_WS_MAX_PAIRS]));
   }
+  if (commands & LHN_CMD_PAUSE) lhn_parser_pause(p);
+  if (commands & LHN_CMD_RESUME) lhn_parser_resume(p);
+}
 
-  // stats(): the core's allocation counters.
-  Napi::Value Stats(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    lhn_stats stats;
-    lhn_parser_stats(&core_, &stats);
-    Napi::Object out = Napi::Object::New(env);
-    out["allocations"] = Napi::Number::New(env, static_cast<double>(stats.allocations));
-    out["slabGrowths"] = Napi::Number::New(env, static_cast<double>(stats.slab_growths));
-    out["slabCapacity"] = Napi::Number::New(env, stats.slab_capacity);
-    return out;
+// Writes a call's outcome into the workspace's state block and returns the
+// call's text as a latin1 string (JavaScript cuts header names, values and
+// URLs out of it), or undefined when its events refer to none.
+napi_value Publish(napi_env env, Workspace* ws, const lhn_result& result) {
+  int32_t* state = ws->state;
+  state[LHN_WS_EVENTS] = static_cast<int32_t>(lhn_workspace_event_count(&ws->core));
+  state[LHN_WS_NREAD] = static_cast<int32_t>(result.bytes_parsed);
+  state[LHN_WS_ERROR] = result.error;
+  state[LHN_WS_UPGRADED] = result.upgraded;
+  size_t len;
+  const uint8_t* text = lhn_workspace_text(&ws->core, &len);
+  napi_value out = nullptr;
+  if (len == 0 ||
+      napi_create_string_latin1(env, reinterpret_cast<const char*>(text), len, &out) != napi_ok) {
+    napi_get_undefined(env, &out);
   }
+  return out;
+}
 
-  // close(): drops the buffers now instead of at garbage collection.
-  Napi::Value Close(const Napi::CallbackInfo& info) {
-    lhn_parser_destroy(&core_);
-    slab_ref_.Reset();
-    pairs_ref_.Reset();
-    events_ref_.Reset();
-    closed_ = true;
-    return info.Env().Undefined();
+// execute(slot, depth, arrayBuffer, byteOffset, byteLength): parses those
+// bytes with the parser in `slot`, in the workspace of `depth`; returns what
+// Publish() does, or false, without parsing, for a SharedArrayBuffer.
+napi_value Execute(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value args[5];
+  void* data = nullptr;
+  if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
+  Instance* in = static_cast<Instance*>(data);
+  lhn_parser* p;
+  Workspace* ws;
+  const char* bytes = nullptr;
+  size_t len = 0;
+  bool shared;
+  if (argc < 5 || !WorkspaceArg(env, in, args[1], &ws)) return nullptr;
+  int32_t commands = TakeCommands(ws);
+  if (!ParserArg(env, in, args[0], &p) || !BytesArg(env, args + 2, &bytes, &len, &shared)) return nullptr;
+  if (shared) {
+    ws->state[LHN_WS_COMMANDS] = commands;  // (for the call with a copy)
+    napi_value no;
+    napi_get_boolean(env, false, &no);
+    return no;
   }
+  ApplyCommands(p, commands, ws->state);
+  lhn_result result;
+  lhn_parser_execute(p, &ws->core, bytes, len, &result);
+  return Publish(env, ws, result);
+}
 
-  lhn_parser core_;
-  Napi::Env env_ = Napi::Env(nullptr);
-  int32_t* state_ = nullptr;
-  bool closed_ = false;
-  lhn_result last_ = {};
-  Napi::Reference<Napi::ArrayBuffer> state_ref_, slab_ref_, pairs_ref_, events_ref_;
-};
+// rewind(slot, depth, arrayBuffer, byteOffset, length, eventIndex, actions,
+// answer, failCode): see lhn_parser_rewind; the bytes are those the
+// parser's last execute parsed. Returns what Publish() does.
+napi_value Rewind(napi_env env, napi_callback_info info) {
+  size_t argc = 9;
+  napi_value args[9];
+  void* data = nullptr;
+  if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
+  Instance* in = static_cast<Instance*>(data);
+  lhn_parser* p;
+  Workspace* ws;
+  const char* bytes = nullptr;
+  size_t len = 0;
+  bool shared;
+  if (argc < 9 || !ParserArg(env, in, args[0], &p) || !WorkspaceArg(env, in, args[1], &ws) ||
+      !BytesArg(env, args + 2, &bytes, &len, &shared)) {
+    return nullptr;
+  }
+  uint32_t index, actions;
+  int32_t answer, fail_code;
+  if (shared || napi_get_value_uint32(env, args[5], &index) != napi_ok ||
+      napi_get_value_uint32(env, args[6], &actions) != napi_ok ||
+      napi_get_value_int32(env, args[7], &answer) != napi_ok ||
+      napi_get_value_int32(env, args[8], &fail_code) != napi_ok) {
+    ThrowType(env, "rewind() takes the ArrayBuffer last executed and numbers");
+    return nullptr;
+  }
+  lhn_result result;
+  if (lhn_parser_rewind(p, &ws->core, bytes, len, index, actions, answer, fail_code, &result) != 0) {
+    ThrowRange(env, "no such event");
+    return nullptr;
+  }
+  return Publish(env, ws, result);
+}
+
+// finish(slot, depth): see lhn_parser_finish. Returns what Publish() does.
+napi_value Finish(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value args[2];
+  void* data = nullptr;
+  if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
+  Instance* in = static_cast<Instance*>(data);
+  lhn_parser* p;
+  Workspace* ws;
+  if (argc < 2 || !WorkspaceArg(env, in, args[1], &ws)) return nullptr;
+  int32_t commands = TakeCommands(ws);
+  if (!ParserArg(env, in, args[0], &p)) return nullptr;
+  ApplyCommands(p, commands, ws->state);
+  lhn_result result;
+  lhn_parser_finish(p, &ws->core, &result);
+  return Publish(env, ws, result);
+}
+
+// ---- parser slots -------------------------------------------------------------
+
+// Gives back a live parser's memory and slot (its record stays for the
+// finalizer).
+void CloseRecord(Instance* in, ParserRecord* r) {
+  if (r->closed) return;
+  r->closed = true;
+  lhn_parser_destroy(&r->core);
+  in->parsers[r->slot] = nullptr;
+  in->free_slots.push_back(r->slot);
+  in->live_parsers--;
+}
+
+// The owner of a parser was collected.
+void FinalizeRecord(napi_env env, void* data, void* hint) {
+  ParserRecord* r = static_cast<ParserRecord*>(data);
+  Instance* in = InstanceOf(env);
+  // (at teardown the instance may already be gone: it destroyed every
+  // live parser itself)
+  if (in != nullptr) CloseRecord(in, r);
+  std::free(r);
+}
+
+Napi::Value Create(const Napi::CallbackInfo& info) {
+  napi_env env = info.Env();
+  Instance* in = static_cast<Instance*>(info.Data());
+  if (!info[0].IsObject()) {
+    ThrowType(env, "create() takes the parser's owner object");
+    return Napi::Value();
+  }
+  ParserRecord* r = static_cast<ParserRecord*>(std::malloc(sizeof(ParserRecord)));
+  if (r == nullptr) {
+    Napi::Error::New(env, "out of memory").ThrowAsJavaScriptException();
+    return Napi::Value();
+  }
+  lhn_memory mem = lhn_pool_memory(&in->pool);
+  lhn_parser_init(&r->core, &mem);
+  r->closed = false;
+  if (!in->free_slots.empty()) {
+    r->slot = in->free_slots.back();
+    in->free_slots.pop_back();
+    in->parsers[r->slot] = r;
+  } else {
+    r->slot = static_cast<uint32_t>(in->parsers.size());
+    in->parsers.push_back(r);
+  }
+  in->live_parsers++;
+  if (napi_add_finalizer(env, info[0], r, FinalizeRecord, nullptr, nullptr) != napi_ok) {
+    CloseRecord(in, r);
+    std::free(r);
+    return Napi::Value();
+  }
+  return Napi::Number::New(env, r->slot);
+}
+
+// close(slot): frees the parser now instead of with its owner.
+Napi::Value Close(const Napi::CallbackInfo& info) {
+  Instance* in = static_cast<Instance*>(info.Data());
+  if (!info[0].IsNumber()) {
+    ThrowType(info.Env(), "a parser slot");
+    return Napi::Value();
+  }
+  uint32_t slot = info[0].As<Napi::Number>().Uint32Value();
+  if (slot < in->parsers.size() && in->parsers[slot] != nullptr) CloseRecord(in, in->parsers[slot]);
+  return info.Env().Undefined();
+}
+
+lhn_parser* LiveParser(const Napi::CallbackInfo& info) {
+  Instance* in = static_cast<Instance*>(info.Data());
+  lhn_parser* p;
+  return ParserArg(info.Env(), in, info[0], &p) ? p : nullptr;
+}
+
+// messageStart(slot): when the parser's message under way began, in ms of
+// the core's clock, 0 between messages.
+Napi::Value MessageStart(const Napi::CallbackInfo& info) {
+  lhn_parser* p = LiveParser(info);
+  if (p == nullptr) return Napi::Value();
+  return Napi::Number::New(info.Env(), static_cast<double>(lhn_parser_message_start_ns(p)) / 1e6);
+}
+
+// headersComplete(slot): whether the current message's headers completed.
+Napi::Value HeadersComplete(const Napi::CallbackInfo& info) {
+  lhn_parser* p = LiveParser(info);
+  if (p == nullptr) return Napi::Value();
+  return Napi::Boolean::New(info.Env(), lhn_parser_headers_complete(p) != 0);
+}
+
+// errorInfo(depth): { code, reason } of the error the last call in that
+// workspace reported.
+Napi::Value ErrorInfo(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Instance* in = static_cast<Instance*>(info.Data());
+  Workspace* ws;
+  if (!WorkspaceArg(env, in, info[0], &ws)) return Napi::Value();
+  const lhn_result* last = lhn_workspace_result(&ws->core);
+  Napi::Object out = Napi::Object::New(env);
+  if (last->error != 0) {
+    out["code"] = Napi::String::New(env, last->code, last->code_len);
+    out["reason"] = Napi::String::New(env, last->reason);
+  }
+  return out;
+}
+
+// workspace(depth): { state, events, pairs }, the ArrayBuffers of that
+// workspace as they are now.
+Napi::Value WorkspaceBuffers(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Instance* in = static_cast<Instance*>(info.Data());
+  Workspace* ws;
+  if (!WorkspaceArg(env, in, info[0], &ws)) return Napi::Value();
+  auto value = [&](napi_ref ref) {
+    napi_value v;
+    napi_get_reference_value(env, ref, &v);
+    return Napi::Value(env, v);
+  };
+  Napi::Object out = Napi::Object::New(env);
+  out["state"] = value(ws->state_ref);
+  out["events"] = value(ws->events_ref);
+  out["pairs"] = value(ws->pairs_ref);
+  return out;
+}
+
+// stats(slot): what the parser holds between calls; memory(): what the
+// addon holds and how often it asked malloc, for the tests' budgets
+// (tests, benchmarks).
+Napi::Value Stats(const Napi::CallbackInfo& info) {
+  lhn_parser* p = LiveParser(info);
+  if (p == nullptr) return Napi::Value();
+  Napi::Object out = Napi::Object::New(info.Env());
+  out["headBytes"] = Napi::Number::New(info.Env(), static_cast<double>(lhn_parser_head_bytes(p)));
+  out["recordBytes"] = Napi::Number::New(info.Env(), static_cast<double>(lhn_parser_record_bytes(p)));
+  return out;
+}
+
+Napi::Value Memory(const Napi::CallbackInfo& info) {
+  Instance* in = static_cast<Instance*>(info.Data());
+  size_t held = 0;
+  for (ParserRecord* r : in->parsers) {
+    if (r != nullptr) held += lhn_parser_head_bytes(&r->core) + lhn_parser_record_bytes(&r->core);
+  }
+  size_t workspace_bytes = 0;
+  uint64_t growths = 0;
+  for (auto& ws : in->workspaces) {
+    const lhn_workspace& c = ws->core;
+    workspace_bytes += sizeof(Workspace) + LHN_WORKSPACE_SLOTS * sizeof(int32_t) +
+                       static_cast<size_t>(c.event_cap) * LHN_EVENT_SLOTS * sizeof(int32_t) +
+                       static_cast<size_t>(c.pair_cap) * LHN_PAIR_SLOTS * sizeof(int32_t) + c.scratch_cap +
+                       static_cast<size_t>(c.saved_pairs_cap) * LHN_PAIR_SLOTS * sizeof(int32_t);
+    growths += c.growths;
+  }
+  Napi::Env env = info.Env();
+  Napi::Object out = Napi::Object::New(env);
+  out["parsers"] = Napi::Number::New(env, static_cast<double>(in->live_parsers));
+  out["parserBytes"] = Napi::Number::New(env, static_cast<double>(sizeof(ParserRecord) + sizeof(ParserRecord*)));
+  out["heldBytes"] = Napi::Number::New(env, static_cast<double>(held));
+  out["workspaces"] = Napi::Number::New(env, static_cast<double>(in->workspaces.size()));
+  out["workspaceBytes"] = Napi::Number::New(env, static_cast<double>(workspace_bytes));
+  out["workspaceGrowths"] = Napi::Number::New(env, static_cast<double>(growths));
+  out["poolBytes"] = Napi::Number::New(env, static_cast<double>(in->pool.in_use));
+  out["poolMallocs"] = Napi::Number::New(env, static_cast<double>(in->pool.mallocs));
+  return out;
+}
+
+// ---- module ---------------------------------------------------------------------
 
 Napi::Array Strings(Napi::Env env, const char* const* names, size_t count) {
   Napi::Array out = Napi::Array::New(env, count);
@@ -360,46 +520,39 @@ const LlhttpChoice& ChooseLlhttp(Napi::Env env) {
   return choice;
 }
 
-// The binary layout lib/parser.js reads, by name: event kinds and slots,
-// pair slots, header flags (src/core/lhn_parser.h), the state block's slots
-// and requests (above), rewind actions and handler bits. Frozen.
+// Every list of src/core/lhn_contract.h by name (EV_HEADERS, PAIR_NAME_START,
+// WS_EVENTS, ...), the slot counts, and the llhttp error number lib/ needs.
+// Frozen.
 Napi::Object Layout(Napi::Env env) {
   struct Entry {
     const char* name;
     int32_t value;
   };
+#define LHN_ENTRY(prefix, name, value, what) {prefix #name, value},
+#define LHN_EV_ENTRY(name, value, what) LHN_ENTRY("EV_", name, value, what)
+#define LHN_HC_ENTRY(name, value, what) LHN_ENTRY("HC_", name, value, what)
+#define LHN_PAIR_ENTRY(name, value, what) LHN_ENTRY("PAIR_", name, value, what)
+#define LHN_WS_ENTRY(name, value, what) LHN_ENTRY("WS_", name, value, what)
+#define LHN_CMD_ENTRY(name, value, what) LHN_ENTRY("CMD_", name, value, what)
+#define LHN_HAS_ENTRY(name, value, what) LHN_ENTRY("HAS_", name, value, what)
+#define LHN_REWIND_ENTRY(name, value, what) LHN_ENTRY("REWIND_", name, value, what)
   static const Entry entries[] = {
-      {"EV_MESSAGE_BEGIN", LHN_EV_MESSAGE_BEGIN}, {"EV_HEADERS", LHN_EV_HEADERS},
-      {"EV_HEADERS_COMPLETE", LHN_EV_HEADERS_COMPLETE}, {"EV_BODY", LHN_EV_BODY},
-      {"EV_MESSAGE_COMPLETE", LHN_EV_MESSAGE_COMPLETE},
-      {"EV_KIND", LHN_EV_KIND}, {"EV_FIRST_PAIR", LHN_EV_FIRST_PAIR},
-      {"EV_PAIR_COUNT", LHN_EV_PAIR_COUNT}, {"EV_TEXT_START", LHN_EV_TEXT_START},
-      {"EV_TEXT_END", LHN_EV_TEXT_END}, {"EV_FLAGS", LHN_EV_FLAGS}, {"EV_STATUS", LHN_EV_STATUS},
-      {"EV_METHOD", LHN_EV_METHOD}, {"EV_HTTP_MAJOR", LHN_EV_HTTP_MAJOR},
-      {"EV_HTTP_MINOR", LHN_EV_HTTP_MINOR}, {"EV_MESSAGE_NUMBER", LHN_EV_MESSAGE_NUMBER},
-      {"EV_BODY_START", LHN_EV_BODY_START}, {"EV_BODY_LENGTH", LHN_EV_BODY_LENGTH},
+      LHN_EVENT_KINDS(LHN_EV_ENTRY) LHN_EVENT_SLOT_LIST(LHN_EV_ENTRY) LHN_HEADERS_FLAGS(LHN_HC_ENTRY)
+      LHN_PAIR_SLOT_LIST(LHN_PAIR_ENTRY) LHN_WORKSPACE_SLOT_LIST(LHN_WS_ENTRY)
+      LHN_COMMAND_LIST(LHN_CMD_ENTRY) LHN_HANDLER_LIST(LHN_HAS_ENTRY) LHN_REWIND_LIST(LHN_REWIND_ENTRY)
       {"EVENT_SLOTS", LHN_EVENT_SLOTS},
-      {"HC_UPGRADE", LHN_HC_UPGRADE}, {"HC_KEEP_ALIVE", LHN_HC_KEEP_ALIVE},
-      {"HC_REPEATS", LHN_HC_REPEATS}, {"HC_RECORDED", LHN_HC_RECORDED},
-      {"PAIR_NAME_START", LHN_PAIR_NAME_START}, {"PAIR_NAME_END", LHN_PAIR_NAME_END},
-      {"PAIR_VALUE_START", LHN_PAIR_VALUE_START}, {"PAIR_VALUE_END", LHN_PAIR_VALUE_END},
-      {"PAIR_KNOWN_NAME", LHN_PAIR_KNOWN_NAME}, {"PAIR_SLOTS", LHN_PAIR_SLOTS},
-      {"S_REQUEST", S_REQUEST}, {"S_TYPE", S_TYPE}, {"S_MAX_HEADER", S_MAX_HEADER},
-      {"S_LENIENT", S_LENIENT}, {"S_EVENTS", S_EVENTS}, {"S_NREAD", S_NREAD},
-      {"S_ERROR", S_ERROR}, {"S_GENERATION", S_GENERATION}, {"S_HEADERS_DONE", S_HEADERS_DONE},
-      {"S_PAIR_SHIFT", S_PAIR_SHIFT}, {"S_SLAB_SHIFT", S_SLAB_SHIFT}, {"S_UPGRADED", S_UPGRADED},
-      {"S_HANDLERS", S_HANDLERS}, {"S_MAX_PAIRS", S_MAX_PAIRS}, {"S_SLOTS", S_SLOTS},
-      {"R_RESET", R_RESET}, {"R_PAUSE", R_PAUSE}, {"R_RESUME", R_RESUME},
-      {"R_HANDLERS", R_HANDLERS}, {"R_MAX_PAIRS", R_MAX_PAIRS}, {"R_SET_START", R_SET_START},
-      {"REWIND_ANSWER", LHN_REWIND_ANSWER}, {"REWIND_FAIL", LHN_REWIND_FAIL},
-      {"HAS_ON_HEADERS", LHN_HAS_ON_HEADERS}, {"HAS_ON_HEADERS_COMPLETE", LHN_HAS_ON_HEADERS_COMPLETE},
+      {"PAIR_SLOTS", LHN_PAIR_SLOTS},
+      {"WORKSPACE_SLOTS", LHN_WORKSPACE_SLOTS},
       {"HPE_USER", HPE_USER},
   };
+#undef LHN_ENTRY
   Napi::Object out = Napi::Object::New(env);
   for (const Entry& e : entries) out[e.name] = Napi::Number::New(env, e.value);
   out.Freeze();
   return out;
 }
+
+void DeleteInstance(napi_env env, void* data, void* hint) { delete static_cast<Instance*>(data); }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   const LlhttpChoice& llhttp = ChooseLlhttp(env);
@@ -412,6 +565,13 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
                                          ": it needs 9.3 or 9.4, exported by node)")).ThrowAsJavaScriptException();
     return exports;
   }
+  Instance* in = new Instance();
+  in->env = env;
+  lhn_pool_init(&in->pool);
+  if (napi_set_instance_data(env, in, DeleteInstance, nullptr) != napi_ok || WorkspaceAt(in, 0) == nullptr) {
+    Napi::Error::New(env, "llhttp-napi: out of memory").ThrowAsJavaScriptException();
+    return exports;
+  }
   size_t count;
   const char* const* names = lhn_method_names(0, &count);
   exports["methods"] = Strings(env, names, count);
@@ -419,7 +579,25 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports["allMethods"] = Strings(env, names, count);
   names = lhn_known_names(&count);
   exports["knownHeaderNames"] = Strings(env, names, count);
-  exports["NativeParser"] = Parser::Define(env);
+  auto raw = [&](const char* name, napi_callback cb) {
+    napi_value fn;
+    napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, in, &fn);
+    exports[name] = Napi::Value(env, fn);
+  };
+  raw("execute", Execute);
+  raw("rewind", Rewind);
+  raw("finish", Finish);
+  auto method = [&](const char* name, Napi::Value (*cb)(const Napi::CallbackInfo&)) {
+    exports[name] = Napi::Function::New(env, cb, name, in);
+  };
+  method("create", Create);
+  method("close", Close);
+  method("messageStart", MessageStart);
+  method("headersComplete", HeadersComplete);
+  method("errorInfo", ErrorInfo);
+  method("workspace", WorkspaceBuffers);
+  method("stats", Stats);
+  method("memory", Memory);
   exports["llhttpVersion"] = Napi::String::New(env, llhttp.version);
   exports["llhttpSource"] = Napi::String::New(env, llhttp.impl->source);
   exports["napiVersion"] = Napi::Number::New(env, NAPI_VERSION);

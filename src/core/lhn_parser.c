@@ -1,23 +1,22 @@
-/* llhttp-napi core: see lhn_parser.h for the contract. */
+/* llhttp-napi core: the llhttp callbacks and the public API. See
+ * lhn_parser.h for the contract; the buffers are lhn_buffers.c's, the
+ * known-name table lhn_known.c's, the repeat record lhn_repeat.c's. */
 #define _POSIX_C_SOURCE 199309L
 
 #include "lhn_parser.h"
+#include "lhn_buffers.h"
+#include "lhn_known.h"
 #include "lhn_llhttp.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <time.h>
 
 /* Chunk extensions allowed per chunk line, as in Node 20. */
 #define LHN_MAX_CHUNK_EXTENSIONS 16384
 
-/* First capacities: an idle connection holds a parser, so they fit a
- * typical message (median browser head about 570 bytes, 10-14 headers, 4
- * events) and grow, once per parser, for bigger ones. */
-#define INITIAL_SLAB 1024u
-#define INITIAL_PAIRS 16u
-#define INITIAL_EVENTS 8u
+static const char OUT_OF_MEMORY_CODE[] = "HPE_OUT_OF_MEMORY";
+static const char OUT_OF_MEMORY_REASON[] = "Out of memory";
 
 static lhn_parser *from_llhttp(llhttp_t *h) {
   return (lhn_parser *)((char *)h - offsetof(lhn_parser, st.llhttp));
@@ -29,80 +28,6 @@ uint64_t lhn_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* ---- growable buffers ---------------------------------------------------- */
-
-static void *grow_block(lhn_parser *p, enum lhn_buffer_id id, void *old,
-                        size_t old_size, size_t new_size) {
-  void *block;
-  if (p->grow) {
-    block = p->grow(p->grow_ctx, id, old, old_size, new_size);
-  } else {
-    block = realloc(old, new_size);
-  }
-  if (block) {
-    p->allocations++;
-    if (id == LHN_BUF_SLAB) p->slab_growths++;
-  }
-  return block;
-}
-
-/* Make room for `extra` more bytes in the slab. 0 on success. */
-static int slab_grow(lhn_parser *p, size_t extra) {
-  size_t need = (size_t)p->st.slab_len + extra;
-  /* offsets are int32 for JavaScript's Int32Array views */
-  if (need > INT32_MAX) return -1;
-  size_t cap = p->slab_cap ? (size_t)p->slab_cap * 2 : INITIAL_SLAB;
-  while (cap < need) cap *= 2;
-  if (cap > INT32_MAX) cap = INT32_MAX;
-  void *block = grow_block(p, LHN_BUF_SLAB, p->slab, p->st.slab_len, cap);
-  if (!block) return -1;
-  p->slab = block;
-  p->slab_cap = (uint32_t)cap;
-  return 0;
-}
-
-static inline int slab_reserve(lhn_parser *p, size_t extra) {
-  if (extra <= (size_t)(p->slab_cap - p->st.slab_len)) return 0;
-  return slab_grow(p, extra);
-}
-
-static int pairs_grow(lhn_parser *p, uint32_t count) {
-  uint32_t cap = p->pair_cap ? p->pair_cap * 2 : INITIAL_PAIRS;
-  while (cap < count) cap *= 2;
-  void *block = grow_block(p, LHN_BUF_PAIRS, p->pairs,
-                           (size_t)p->pair_cap * LHN_PAIR_SLOTS * sizeof(int32_t),
-                           (size_t)cap * LHN_PAIR_SLOTS * sizeof(int32_t));
-  if (!block) return -1;
-  p->pairs = block;
-  p->pair_cap = cap;
-  return 0;
-}
-
-static inline int pairs_reserve(lhn_parser *p, uint32_t count) {
-  return count <= p->pair_cap ? 0 : pairs_grow(p, count);
-}
-
-static int events_grow(lhn_parser *p) {
-  uint32_t cap = p->event_cap ? p->event_cap * 2 : INITIAL_EVENTS;
-  void *block = grow_block(p, LHN_BUF_EVENTS, p->events,
-                           (size_t)p->event_cap * LHN_EVENT_SLOTS * sizeof(int32_t),
-                           (size_t)cap * LHN_EVENT_SLOTS * sizeof(int32_t));
-  if (!block) return -1;
-  p->events = block;
-  p->event_cap = cap;
-  return 0;
-}
-
-/* Returns the slots of a new event, or NULL when out of memory. */
-static inline int32_t *event_push(lhn_parser *p, int kind) {
-  if (p->event_count == p->event_cap && events_grow(p) != 0) return NULL;
-  int32_t *ev = p->events + (size_t)p->event_count * LHN_EVENT_SLOTS;
-  p->event_count++;
-  ev[LHN_EV_KIND] = kind;
-  ev[LHN_EV_SERIAL] = (int32_t)p->st.serial;
-  return ev;
-}
-
 /* ---- callback plumbing ---------------------------------------------------- */
 
 /* llhttp_set_error_reason(): the reason a callback's HPE_USER reports. */
@@ -110,8 +35,10 @@ static inline void set_error_reason(lhn_parser *p, const char *reason) {
   p->st.llhttp.reason = reason;
 }
 
+/* A buffer could not grow: the call fails with HPE_OUT_OF_MEMORY (report()
+ * names it so even where llhttp replaces a callback's reason). */
 static int out_of_memory(lhn_parser *p) {
-  p->oom = 1;
+  p->ws->oom = 1;
   set_error_reason(p, "HPE_OUT_OF_MEMORY:Out of memory");
   return HPE_USER;
 }
@@ -127,12 +54,11 @@ static inline lhn_parser *enter(llhttp_t *h) {
 /* Every llhttp callback ends here: applies a rewind's failure (the handler
  * of this callback's event threw). */
 static inline int leave(lhn_parser *p, int rv) {
-  if (p->fail_serial != 0 && p->st.serial == p->fail_serial) {
-    p->fail_serial = 0;
-    if (p->fail_code == HPE_USER) {
-      set_error_reason(p, "HPE_JS_EXCEPTION:JS Exception");
-    }
-    return p->fail_code;
+  lhn_workspace *ws = p->ws;
+  if (ws->fail_serial != 0 && p->st.serial == ws->fail_serial) {
+    ws->fail_serial = 0;
+    if (ws->fail_code == HPE_USER) set_error_reason(p, "HPE_JS_EXCEPTION:JS Exception");
+    return ws->fail_code;
   }
   return rv;
 }
@@ -148,158 +74,18 @@ static inline int track_header(lhn_parser *p, size_t len) {
   return 0;
 }
 
-/* Copies n bytes; inline for the short spans headers are made of. */
-static inline void copy_bytes(uint8_t *to, const uint8_t *from, size_t n) {
-  if (n >= 8 && n <= 16) {
-    uint64_t head, tail;
-    memcpy(&head, from, 8);
-    memcpy(&tail, from + n - 8, 8);
-    memcpy(to, &head, 8);
-    memcpy(to + n - 8, &tail, 8);
-  } else if (n >= 4 && n < 8) {
-    uint32_t head, tail;
-    memcpy(&head, from, 4);
-    memcpy(&tail, from + n - 4, 4);
-    memcpy(to, &head, 4);
-    memcpy(to + n - 4, &tail, 4);
-  } else if (n < 4) {
-    for (size_t i = 0; i < n; i++) to[i] = from[i];
-  } else {
-    memcpy(to, from, n);
+/* A span of the message's head now lies at text offset pos. */
+static inline void note_span(lhn_state *st, uint32_t pos, size_t len) {
+  if (!st->head_started) {
+    st->head_started = 1;
+    st->head_start = pos;
   }
+  st->span_end = pos + (uint32_t)len;
 }
 
-#define SLAB_FULL UINT32_MAX
-
-/* Appends bytes to the slab; returns the new slab length, or SLAB_FULL when
- * out of memory. */
-static inline uint32_t slab_put(lhn_parser *p, const char *at, size_t len) {
-  uint32_t used = p->st.slab_len;
-  if (len > (size_t)(p->slab_cap - used) && slab_grow(p, len) != 0) return SLAB_FULL;
-  copy_bytes(p->slab + used, (const uint8_t *)at, len);
-  used += (uint32_t)len;
-  p->st.slab_len = used;
-  p->slab_version++;
-  return used;
-}
-
-static inline int32_t *pair_at(lhn_parser *p, uint32_t index) {
-  return p->pairs + (size_t)index * LHN_PAIR_SLOTS;
-}
-
-/* Well-known header names, both as usually written and in lower case; see
- * lhn_known_names(). At most 255 (pair tags and known_table hold index + 1
- * in a byte). */
-static const char *const known_names[] = {
-  "TE", "te", "Age", "DNT", "Via", "age", "dnt", "via", "Date", "ETag", "From", "Host",
-  "Link", "Vary", "date", "etag", "from", "host", "link", "vary", "Allow", "Range",
-  "allow", "range", "Accept", "Cookie", "Expect", "Origin", "Pragma", "Server", "accept",
-  "cookie", "expect", "origin", "pragma", "server", "Expires", "Referer", "Trailer",
-  "Upgrade", "Warning", "expires", "referer", "trailer", "upgrade", "warning", "If-Match",
-  "If-Range", "Location", "Priority", "if-match", "if-range", "location", "priority",
-  "Forwarded", "X-Real-IP", "forwarded", "x-real-ip", "Connection", "Keep-Alive",
-  "Set-Cookie", "User-Agent", "connection", "keep-alive", "set-cookie", "user-agent",
-  "Retry-After", "retry-after", "Content-Type", "X-Request-ID", "content-type",
-  "x-request-id", "Accept-Ranges", "Authorization", "Cache-Control", "Content-Range",
-  "If-None-Match", "Last-Modified", "accept-ranges", "authorization", "cache-control",
-  "content-range", "if-none-match", "last-modified", "Accept-Charset", "Content-Length",
-  "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "Sec-Fetch-User", "accept-charset",
-  "content-length", "sec-fetch-dest", "sec-fetch-mode", "sec-fetch-site", "sec-fetch-user",
-  "Accept-Encoding", "Accept-Language", "X-Forwarded-For", "accept-encoding",
-  "accept-language", "x-forwarded-for", "Content-Encoding", "Content-Language",
-  "Content-Location", "WWW-Authenticate", "X-Forwarded-Host", "X-Requested-With",
-  "content-encoding", "content-language", "content-location", "www-authenticate",
-  "x-forwarded-host", "x-requested-with", "If-Modified-Since", "Sec-WebSocket-Key",
-  "Transfer-Encoding", "X-Forwarded-Proto", "if-modified-since", "sec-websocket-key",
-  "transfer-encoding", "x-forwarded-proto", "Content-Disposition", "If-Unmodified-Since",
-  "Proxy-Authorization", "content-disposition", "if-unmodified-since",
-  "proxy-authorization", "Sec-WebSocket-Version", "sec-websocket-version",
-  "Sec-WebSocket-Extensions", "sec-websocket-extensions", "Strict-Transport-Security",
-  "Upgrade-Insecure-Requests", "strict-transport-security", "upgrade-insecure-requests",
-  "Access-Control-Allow-Origin", "access-control-allow-origin",
-};
-#define KNOWN_COUNT (sizeof(known_names) / sizeof(known_names[0]))
-#define KNOWN_HASH_SIZE 512
-#define KNOWN_PER_BUCKET 4
-/* known_table[hash][k]: index + 1 of the names with that hash (0: none);
- * built once from known_names, as are the entries: each name again with its
- * length in 32 bytes of its own, so that a lookup in a server, where these
- * tables are cold, reads one bucket and one entry per candidate. */
-#define KNOWN_ENTRY_SIZE 32
-typedef struct known_entry {
-  uint8_t len;
-  uint8_t name[KNOWN_ENTRY_SIZE - 1];
-} known_entry;
-static uint8_t known_table[KNOWN_HASH_SIZE][KNOWN_PER_BUCKET];
-static _Alignas(64) known_entry known_entries[KNOWN_COUNT];
-static pthread_once_t known_once = PTHREAD_ONCE_INIT;
-
-/* Of the length and the first and last bytes, ASCII case folded (so that a
- * name's usual spelling and its lower case share a bucket). */
-static inline uint32_t known_hash(const uint8_t *bytes, size_t len) {
-  uint32_t first = bytes[0] | 0x20, last = bytes[len - 1] | 0x20;
-  return ((uint32_t)len * 61u + first * 7u + last * 3u) & (KNOWN_HASH_SIZE - 1);
-}
-
-static void index_known_names(void) {
-  for (size_t i = 0; i < KNOWN_COUNT; i++) {
-    size_t len = strlen(known_names[i]);
-    if (len >= KNOWN_ENTRY_SIZE) abort(); /* a name too long for its entry */
-    known_entries[i].len = (uint8_t)len;
-    memcpy(known_entries[i].name, known_names[i], len);
-    uint8_t *bucket = known_table[known_hash(known_entries[i].name, len)];
-    for (int k = 0; k < KNOWN_PER_BUCKET; k++) {
-      if (bucket[k] == 0) {
-        bucket[k] = (uint8_t)(i + 1);
-        break;
-      }
-    }
-  }
-}
-
-/* Whether the 8 bytes at a + at and b + at are equal. */
-static inline int same8(const uint8_t *a, const uint8_t *b, size_t at) {
-  uint64_t x, y;
-  memcpy(&x, a + at, 8);
-  memcpy(&y, b + at, 8);
-  return x == y;
-}
-
-/* Whether a[0..len) equals b[0..len), len < KNOWN_ENTRY_SIZE: with
- * overlapping loads from each end instead of a call. */
-static inline int same_name(const uint8_t *a, const uint8_t *b, size_t len) {
-  if (len > 16) {
-    return same8(a, b, 0) & same8(a, b, 8) & same8(a, b, len - 16) & same8(a, b, len - 8);
-  }
-  if (len >= 8) return same8(a, b, 0) & same8(a, b, len - 8);
-  if (len >= 4) {
-    uint32_t a0, b0, a1, b1;
-    memcpy(&a0, a, 4);
-    memcpy(&b0, b, 4);
-    memcpy(&a1, a + len - 4, 4);
-    memcpy(&b1, b + len - 4, 4);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  for (size_t i = 0; i < len; i++) {
-    if (a[i] != b[i]) return 0;
-  }
-  return 1;
-}
-
-/* Index + 1 of the well-known name equal to bytes[0..len), or 0. */
-static inline int32_t known_name(const uint8_t *bytes, size_t len) {
-  if (len == 0 || len >= KNOWN_ENTRY_SIZE) return 0;
-  const uint8_t *bucket = known_table[known_hash(bytes, len)];
-  for (int k = 0; k < KNOWN_PER_BUCKET && bucket[k] != 0; k++) {
-    const known_entry *entry = &known_entries[bucket[k] - 1];
-    if (entry->len == len && same_name(entry->name, bytes, len)) return bucket[k];
-  }
-  return 0;
-}
-
-const char *const *lhn_known_names(size_t *count) {
-  *count = KNOWN_COUNT;
-  return known_names;
+/* The events of this call refer to the text up to the latest span. */
+static inline void deliver_text(lhn_parser *p) {
+  if (p->st.span_end > p->ws->text_end) p->ws->text_end = p->st.span_end;
 }
 
 /* ---- header pairs at the end of a header section ---------------------------- */
@@ -307,11 +93,11 @@ const char *const *lhn_known_names(size_t *count) {
 /* Trims trailing spaces and tabs of the values of pairs [first, first+n), as
  * the built-in does when it hands values over. */
 static void trim_values(lhn_parser *p, uint32_t first, uint32_t n) {
-  const uint8_t *slab = p->slab;
-  int32_t *pair = pair_at(p, first);
+  const uint8_t *text = lhn_text_base(p->ws);
+  int32_t *pair = lhn_pair_at(p->ws, first);
   for (uint32_t j = 0; j < n; j++, pair += LHN_PAIR_SLOTS) {
     int32_t vs = pair[LHN_PAIR_VALUE_START], ve = pair[LHN_PAIR_VALUE_END];
-    while (ve > vs && (slab[ve - 1] == ' ' || slab[ve - 1] == '\t')) ve--;
+    while (ve > vs && (text[ve - 1] == ' ' || text[ve - 1] == '\t')) ve--;
     pair[LHN_PAIR_VALUE_END] = ve;
   }
 }
@@ -319,102 +105,31 @@ static void trim_values(lhn_parser *p, uint32_t first, uint32_t n) {
 /* Gives pairs [first, first+n) the index + 1 of their name among
  * lhn_known_names(), or 0. */
 static void tag_known_names(lhn_parser *p, uint32_t first, uint32_t n) {
-  const uint8_t *slab = p->slab;
-  int32_t *pair = pair_at(p, first);
+  const uint8_t *text = lhn_text_base(p->ws);
+  int32_t *pair = lhn_pair_at(p->ws, first);
   for (uint32_t j = 0; j < n; j++, pair += LHN_PAIR_SLOTS) {
     int32_t ns = pair[LHN_PAIR_NAME_START];
-    pair[LHN_PAIR_KNOWN_NAME] = known_name(slab + ns, (size_t)(pair[LHN_PAIR_NAME_END] - ns));
+    pair[LHN_PAIR_KNOWN_NAME] = lhn_known_name(text + ns, (size_t)(pair[LHN_PAIR_NAME_END] - ns));
   }
-}
-
-/* ---- repeat detection (see LHN_HC_REPEATS) --------------------------------- */
-
-/* A message head's slab bytes (from msg_slab_start), and its layout relative
- * to them: url or status start and end, then the four offsets of each pair. */
-static uint32_t head_layout(const lhn_parser *p, uint32_t text_start, uint32_t text_end,
-                            uint32_t first, uint32_t n, uint32_t *out) {
-  uint32_t base = p->st.msg_slab_start;
-  out[0] = text_start - base;
-  out[1] = text_end - base;
-  const int32_t *pair = p->pairs + (size_t)first * LHN_PAIR_SLOTS;
-  uint32_t k = 2;
-  for (uint32_t j = 0; j < n; j++, pair += LHN_PAIR_SLOTS, k += 4) {
-    out[k] = (uint32_t)pair[0] - base;
-    out[k + 1] = (uint32_t)pair[1] - base;
-    out[k + 2] = (uint32_t)pair[2] - base;
-    out[k + 3] = (uint32_t)pair[3] - base;
-  }
-  return k;
-}
-
-/* What head_repeats() found. */
-enum head_match { HEAD_NEW = 0, HEAD_REPEATS = 1, HEAD_RECORDED = 2 };
-
-/* Whether the head of the message whose headers just completed (text and
- * pairs [first, first+n), none flushed earlier) repeats the recorded one byte
- * for byte (HEAD_REPEATS). When it does not, records it if it is the
- * LHN_RECORD_EVERY-th such head (HEAD_RECORDED), else forgets the record
- * (HEAD_NEW): the record is always the previous message's or none. Compares
- * the byte counts first, so that a message that differs in length costs a
- * few instructions. */
-static enum head_match head_repeats(lhn_parser *p, uint32_t text_start, uint32_t text_end,
-                                    uint32_t first, uint32_t n) {
-  lhn_head_record *rec = &p->previous_head;
-  uint32_t base = p->st.msg_slab_start;
-  uint32_t len = p->st.slab_len - base;
-  const uint8_t *bytes = p->slab + base;
-  uint32_t slots = 2 + 4 * n;
-  if (n > LHN_REPEAT_MAX_PAIRS) {
-    rec->valid = 0;
-    return HEAD_NEW;
-  }
-  uint32_t layout[2 + 4 * LHN_REPEAT_MAX_PAIRS];
-  if (rec->valid && rec->len == len && rec->slots == slots &&
-      (len == 0 || memcmp(rec->bytes, bytes, len) == 0)) {
-    head_layout(p, text_start, text_end, first, n, layout);
-    if (memcmp(rec->layout, layout, (size_t)slots * sizeof(uint32_t)) == 0) return HEAD_REPEATS;
-    memcpy(rec->layout, layout, (size_t)slots * sizeof(uint32_t));
-    return HEAD_RECORDED;
-  }
-  if (p->record_skip > 0) {
-    p->record_skip--;
-    rec->valid = 0;
-    return HEAD_NEW;
-  }
-  p->record_skip = LHN_RECORD_EVERY - 1;
-  if (len > rec->cap) {
-    uint32_t cap = rec->cap ? rec->cap : 512;
-    while (cap < len) cap *= 2;
-    void *block = realloc(rec->bytes, cap);
-    if (!block) {
-      rec->valid = 0;
-      return HEAD_NEW;
-    }
-    p->allocations++;
-    rec->bytes = block;
-    rec->cap = cap;
-  }
-  if (len != 0) memcpy(rec->bytes, bytes, len);
-  rec->len = len;
-  rec->slots = head_layout(p, text_start, text_end, first, n, rec->layout);
-  rec->valid = 1;
-  return HEAD_RECORDED;
 }
 
 /* The built-in's Flush(): hands pending pairs and the URL to kOnHeaders. */
 static int flush_headers(lhn_parser *p) {
   lhn_state *st = &p->st;
-  int32_t *ev = event_push(p, LHN_EV_HEADERS);
+  int32_t *ev = lhn_event_push(p->ws, LHN_EV_HEADERS, st->serial);
   if (!ev) return out_of_memory(p);
-  p->slab_wanted = 1;
   trim_values(p, st->pair_base, st->num_values);
   tag_known_names(p, st->pair_base, st->num_values);
+  deliver_text(p);
   ev[LHN_EV_FIRST_PAIR] = (int32_t)st->pair_base;
   ev[LHN_EV_PAIR_COUNT] = (int32_t)st->num_values;
+  /* (after headers complete: the headers held without kOnHeadersComplete,
+   * then the trailers) */
+  ev[LHN_EV_HEADER_PAIRS] = (int32_t)(st->headers_complete ? st->held_headers : st->num_values);
   ev[LHN_EV_TEXT_START] = (int32_t)st->url_start;
   ev[LHN_EV_TEXT_END] = (int32_t)st->url_end;
   if (p->handlers & LHN_HAS_ON_HEADERS) {
-    st->url_start = st->url_end = st->slab_len;
+    st->url_start = st->url_end = st->span_end;
     st->have_flushed = 1;
   }
   return 0;
@@ -425,68 +140,64 @@ static int flush_headers(lhn_parser *p) {
 static int on_message_begin(llhttp_t *h) {
   lhn_parser *p = enter(h);
   lhn_state *st = &p->st;
-  if (st->reset_on_begin) {
-    st->reset_on_begin = 0;
-    st->slab_len = 0;
-    st->pair_count = 0;
-    p->slab_version++;
-  }
-  st->msg_slab_start = st->slab_len;
+  if (!lhn_event_push(p->ws, LHN_EV_MESSAGE_BEGIN, st->serial)) return leave(p, out_of_memory(p));
+  p->ws->mirror = NULL;
   st->pair_base = st->pair_count;
-  st->msg_pair_first = st->pair_count;
   st->num_fields = st->num_values = 0;
+  st->held_headers = 0;
   st->header_fields = 0;
-  st->headers_completed = 0;
+  st->headers_complete = 0;
   st->chunk_ext_nread = 0;
   st->in_message = 1;
+  st->head_started = 0;
+  st->head_start = 0;
   st->message_start_ns = lhn_now_ns();
-  st->url_start = st->url_end = st->slab_len;
-  st->status_start = st->status_end = st->slab_len;
-  if (!event_push(p, LHN_EV_MESSAGE_BEGIN)) return leave(p, out_of_memory(p));
+  st->url_start = st->url_end = 0;
+  st->status_start = st->status_end = 0;
+  return leave(p, 0);
+}
+
+/* The URL or the status text: every piece continues the text so far. */
+static int on_text(llhttp_t *h, const char *at, size_t len, uint32_t *start, uint32_t *end) {
+  lhn_parser *p = enter(h);
+  int rv = track_header(p, len);
+  if (rv != 0) return leave(p, rv);
+  uint32_t after = *start != *end ? *end : LHN_FRESH;
+  if (lhn_span_reserve(p->ws, at, len, after) != 0) return leave(p, out_of_memory(p));
+  uint32_t pos = lhn_span_put(p->ws, at, len, after);
+  if (after == LHN_FRESH) *start = pos;
+  *end = pos + (uint32_t)len;
+  note_span(&p->st, pos, len);
   return leave(p, 0);
 }
 
 static int on_url(llhttp_t *h, const char *at, size_t len) {
-  lhn_parser *p = enter(h);
-  lhn_state *st = &p->st;
-  int rv = track_header(p, len);
-  if (rv != 0) return leave(p, rv);
-  if (st->url_end != st->slab_len) st->url_start = st->slab_len;
-  uint32_t used = slab_put(p, at, len);
-  if (used == SLAB_FULL) return leave(p, out_of_memory(p));
-  st->url_end = used;
-  return leave(p, 0);
+  lhn_state *st = &from_llhttp(h)->st;
+  return on_text(h, at, len, &st->url_start, &st->url_end);
 }
 
 static int on_status(llhttp_t *h, const char *at, size_t len) {
-  lhn_parser *p = enter(h);
-  lhn_state *st = &p->st;
-  int rv = track_header(p, len);
-  if (rv != 0) return leave(p, rv);
-  if (st->status_end != st->slab_len) st->status_start = st->slab_len;
-  uint32_t used = slab_put(p, at, len);
-  if (used == SLAB_FULL) return leave(p, out_of_memory(p));
-  st->status_end = used;
-  return leave(p, 0);
+  lhn_state *st = &from_llhttp(h)->st;
+  return on_text(h, at, len, &st->status_start, &st->status_end);
 }
 
-/* The built-in's bookkeeping when a header name starts: after 31 complete
- * pairs it flushes them. Then a new pair begins at the slab's end. */
-static int new_field(lhn_parser *p) {
+/* The built-in's bookkeeping when a header name starts: a 32nd pending field
+ * flushes the 31 before it. Then a new pair begins at text offset pos. */
+static int new_field(lhn_parser *p, uint32_t pos) {
   lhn_state *st = &p->st;
-  st->num_fields++;
-  if (st->num_fields == LHN_MAX_PENDING_FIELDS) {
+  if (st->num_fields + 1 == LHN_MAX_PENDING_FIELDS) {
     int rv = flush_headers(p);
     if (rv != 0) return rv;
     st->pair_base += st->num_values;
-    st->num_fields = 1;
-    st->num_values = 0;
+    st->num_fields = st->num_values = 0;
+    st->held_headers = 0;
   }
-  if (pairs_reserve(p, st->pair_count + 1) != 0) return out_of_memory(p);
-  int32_t *pair = pair_at(p, st->pair_count++);
-  int32_t at = (int32_t)st->slab_len;
-  pair[0] = pair[1] = pair[2] = pair[3] = at;
-  pair[4] = 0;
+  if (lhn_pairs_reserve(p->ws, st->pair_count + 1) != 0) return out_of_memory(p);
+  st->num_fields++;
+  int32_t *pair = lhn_pair_at(p->ws, st->pair_count++);
+  pair[LHN_PAIR_NAME_START] = pair[LHN_PAIR_NAME_END] = (int32_t)pos;
+  pair[LHN_PAIR_VALUE_START] = pair[LHN_PAIR_VALUE_END] = (int32_t)pos;
+  pair[LHN_PAIR_KNOWN_NAME] = 0;
   return 0;
 }
 
@@ -494,10 +205,11 @@ static int new_field(lhn_parser *p) {
 static inline int count_field(lhn_parser *p) {
   lhn_state *st = &p->st;
   uint32_t max = p->max_header_pairs;
-  if (max != 0 && st->llhttp.type == HTTP_REQUEST && (uint64_t)++st->header_fields * 2 > max) {
+  if (max != 0 && st->llhttp.type == HTTP_REQUEST && (uint64_t)(st->header_fields + 1) * 2 > max) {
     set_error_reason(p, "HPE_HEADER_OVERFLOW:Header overflow");
     return HPE_USER;
   }
+  st->header_fields++;
   return 0;
 }
 
@@ -505,14 +217,28 @@ static int on_header_field(llhttp_t *h, const char *at, size_t len) {
   lhn_parser *p = enter(h);
   lhn_state *st = &p->st;
   int rv = track_header(p, len);
-  if (rv == 0 && st->num_fields == st->num_values) {
-    rv = count_field(p);
-    if (rv == 0) rv = new_field(p);
-  }
   if (rv != 0) return leave(p, rv);
-  uint32_t used = slab_put(p, at, len);
-  if (used == SLAB_FULL) return leave(p, out_of_memory(p));
-  pair_at(p, st->pair_count - 1)[LHN_PAIR_NAME_END] = (int32_t)used;
+  int starts = st->num_fields == st->num_values;
+  if (starts) {
+    rv = count_field(p);
+    if (rv != 0) return leave(p, rv);
+  }
+  uint32_t after = starts ? LHN_FRESH
+                          : (uint32_t)lhn_pair_at(p->ws, st->pair_count - 1)[LHN_PAIR_NAME_END];
+  /* (room for the span, the pair and a flush first: nothing changes when
+   * one cannot be had) */
+  if (lhn_span_reserve(p->ws, at, len, after) != 0 ||
+      (starts && (lhn_pairs_reserve(p->ws, st->pair_count + 1) != 0 ||
+                  lhn_events_reserve(p->ws, 1) != 0))) {
+    return leave(p, out_of_memory(p));
+  }
+  uint32_t pos = lhn_span_put(p->ws, at, len, after);
+  if (starts) {
+    rv = new_field(p, pos);
+    if (rv != 0) return leave(p, rv);
+  }
+  lhn_pair_at(p->ws, st->pair_count - 1)[LHN_PAIR_NAME_END] = (int32_t)(pos + len);
+  note_span(st, pos, len);
   return leave(p, 0);
 }
 
@@ -521,15 +247,23 @@ static int on_header_value(llhttp_t *h, const char *at, size_t len) {
   lhn_state *st = &p->st;
   int rv = track_header(p, len);
   if (rv != 0) return leave(p, rv);
-  int32_t *pair = pair_at(p, st->pair_count - 1);
-  if (st->num_values != st->num_fields) {
-    /* a new value */
-    st->num_values++;
-    pair[LHN_PAIR_VALUE_START] = (int32_t)st->slab_len;
+  if (st->pair_count == st->pair_base) {
+    /* (llhttp hands a value over only after its name) */
+    set_error_reason(p, "HPE_INTERNAL:Header value without a name");
+    return leave(p, HPE_USER);
   }
-  uint32_t used = slab_put(p, at, len);
-  if (used == SLAB_FULL) return leave(p, out_of_memory(p));
-  pair[LHN_PAIR_VALUE_END] = (int32_t)used;
+  int starts = st->num_values != st->num_fields;
+  uint32_t after = starts ? LHN_FRESH
+                          : (uint32_t)lhn_pair_at(p->ws, st->pair_count - 1)[LHN_PAIR_VALUE_END];
+  if (lhn_span_reserve(p->ws, at, len, after) != 0) return leave(p, out_of_memory(p));
+  uint32_t pos = lhn_span_put(p->ws, at, len, after);
+  int32_t *pair = lhn_pair_at(p->ws, st->pair_count - 1);
+  if (starts) {
+    st->num_values++;
+    pair[LHN_PAIR_VALUE_START] = (int32_t)pos;
+  }
+  pair[LHN_PAIR_VALUE_END] = (int32_t)(pos + len);
+  note_span(st, pos, len);
   return leave(p, 0);
 }
 
@@ -544,47 +278,66 @@ static int on_chunk_extension(llhttp_t *h, const char *at, size_t len) {
   return leave(p, 0);
 }
 
+/* Whether the head whose headers just completed repeats the recorded one
+ * (lhn_repeat.h): its bytes from its first span to its last. */
+static enum lhn_repeat_match check_repeat(lhn_parser *p, uint32_t text_start, uint32_t text_end) {
+  lhn_state *st = &p->st;
+  lhn_head head;
+  head.base = st->head_started ? st->head_start : 0;
+  head.len = st->head_started ? st->span_end - head.base : 0;
+  head.bytes = head.len ? lhn_text_base(p->ws) + head.base : NULL;
+  /* (an empty text has no place of its own) */
+  head.text_start = text_start != text_end ? text_start : head.base;
+  head.text_end = text_start != text_end ? text_end : head.base;
+  head.pairs = lhn_pair_at(p->ws, st->pair_base);
+  head.pair_count = st->num_values;
+  return lhn_repeat_check(&p->repeat, &head, &p->mem);
+}
+
 static int on_headers_complete(llhttp_t *h) {
   lhn_parser *p = enter(h);
   lhn_state *st = &p->st;
+  lhn_workspace *ws = p->ws;
   llhttp_t *ll = &st->llhttp;
-  st->header_nread = 0;
-  st->header_fields = 0;
 
   /* without a handler the built-in returns before its flush: the pairs
    * stay pending */
   int held = (p->handlers & LHN_HAS_ON_HEADERS_COMPLETE) == 0;
-  uint32_t flushed = st->have_flushed && !held;
+  int flushed = st->have_flushed && !held;
   if (flushed && flush_headers(p) != 0) return leave(p, HPE_USER);
 
-  uint32_t index = p->event_count;
+  uint32_t index = ws->event_count;
   int answer = 0;
-  if (index < p->regen_limit && !held) {
-    answer = p->events[(size_t)index * LHN_EVENT_SLOTS + LHN_EV_ANSWER];
+  if (index < ws->regen_limit && !held) {
+    answer = ws->events[(size_t)index * LHN_EVENT_SLOTS + LHN_EV_ANSWER];
   }
-  int32_t *ev = event_push(p, LHN_EV_HEADERS_COMPLETE);
+  int32_t *ev = lhn_event_push(ws, LHN_EV_HEADERS_COMPLETE, st->serial);
   if (!ev) return leave(p, out_of_memory(p));
-  p->slab_wanted = 1;
-  uint32_t text_start = ll->type == HTTP_REQUEST ? st->url_start : st->status_start;
-  uint32_t text_end = ll->type == HTTP_REQUEST ? st->url_end : st->status_end;
+  ws->mirror = NULL; /* (the trailers, if any, come after the body) */
+  st->header_nread = 0;
+  st->header_fields = 0;
+  deliver_text(p);
+  int request = ll->type == HTTP_REQUEST;
+  uint32_t text_start = request ? st->url_start : st->status_start;
+  uint32_t text_end = request ? st->url_end : st->status_end;
   int32_t flags = (ll->upgrade ? LHN_HC_UPGRADE : 0) |
                   (p->ll->should_keep_alive(ll) ? LHN_HC_KEEP_ALIVE : 0);
   if (flushed) {
     ev[LHN_EV_FIRST_PAIR] = 0;
     ev[LHN_EV_PAIR_COUNT] = -1;
-    p->previous_head.valid = 0;
+    lhn_repeat_forget(&p->repeat);
   } else {
     trim_values(p, st->pair_base, st->num_values);
     if (st->have_flushed) {
       /* (no kOnHeadersComplete: part of the head left with a flush) */
-      p->previous_head.valid = 0;
+      lhn_repeat_forget(&p->repeat);
       tag_known_names(p, st->pair_base, st->num_values);
     } else {
-      enum head_match match = head_repeats(p, text_start, text_end, st->pair_base, st->num_values);
-      if (match == HEAD_REPEATS) {
+      enum lhn_repeat_match match = check_repeat(p, text_start, text_end);
+      if (match == LHN_HEAD_REPEATS) {
         flags |= LHN_HC_REPEATS;
       } else {
-        if (match == HEAD_RECORDED) flags |= LHN_HC_RECORDED;
+        if (match == LHN_HEAD_RECORDED) flags |= LHN_HC_RECORDED;
         tag_known_names(p, st->pair_base, st->num_values);
       }
     }
@@ -600,9 +353,11 @@ static int on_headers_complete(llhttp_t *h) {
   ev[LHN_EV_HTTP_MINOR] = ll->http_minor;
   ev[LHN_EV_ANSWER] = answer;
   ev[LHN_EV_MESSAGE_NUMBER] = (int32_t)++p->message_number;
-  st->headers_completed = 1;
+  st->headers_complete = 1;
 
-  if (!held) {
+  if (held) {
+    st->held_headers = st->num_values;
+  } else {
     st->pair_base = st->pair_count;
     st->num_fields = st->num_values = 0;
   }
@@ -612,9 +367,9 @@ static int on_headers_complete(llhttp_t *h) {
 static int on_body(llhttp_t *h, const char *at, size_t len) {
   lhn_parser *p = enter(h);
   if (len != 0) {
-    int32_t *ev = event_push(p, LHN_EV_BODY);
+    int32_t *ev = lhn_event_push(p->ws, LHN_EV_BODY, p->st.serial);
     if (!ev) return leave(p, out_of_memory(p));
-    ev[LHN_EV_BODY_START] = (int32_t)(at - p->input);
+    ev[LHN_EV_BODY_START] = (int32_t)(at - p->ws->input);
     ev[LHN_EV_BODY_LENGTH] = (int32_t)len;
   }
   return leave(p, 0);
@@ -623,10 +378,12 @@ static int on_body(llhttp_t *h, const char *at, size_t len) {
 static int on_message_complete(llhttp_t *h) {
   lhn_parser *p = enter(h);
   lhn_state *st = &p->st;
+  /* (room for a trailers flush and this event first) */
+  if (lhn_events_reserve(p->ws, 2) != 0) return leave(p, out_of_memory(p));
+  if (st->num_fields != 0 && flush_headers(p) != 0) return leave(p, HPE_USER);
+  lhn_event_push(p->ws, LHN_EV_MESSAGE_COMPLETE, st->serial);
   st->message_start_ns = 0;
   st->in_message = 0;
-  if (st->num_fields != 0 && flush_headers(p) != 0) return leave(p, HPE_USER);
-  if (!event_push(p, LHN_EV_MESSAGE_COMPLETE)) return leave(p, out_of_memory(p));
   return leave(p, 0);
 }
 
@@ -658,47 +415,130 @@ static const llhttp_settings_t lhn_settings = {
   .on_chunk_complete = on_chunk_complete,
 };
 
-/* ---- public API ----------------------------------------------------------- */
+/* ---- a call: borrowing the workspace, holding what is pending --------------- */
 
-void lhn_parser_init(lhn_parser *p, lhn_grow_fn grow, void *grow_ctx) {
-  memset(p, 0, sizeof(*p));
-  p->grow = grow;
-  p->grow_ctx = grow_ctx;
-  pthread_once(&known_once, index_known_names);
-  p->handlers = LHN_HAS_ALL;
-  p->ll = lhn_llhttp_current();
-  /* (A connection that sends one request records nothing.) */
-  p->record_skip = LHN_RECORD_EVERY - 1;
+/* Whether the error stops the parser for good (a pause does not, nor an
+ * upgrade, which report() resumes). */
+static int fatal(llhttp_errno_t err) {
+  return err != HPE_OK && err != HPE_PAUSED && err != HPE_PAUSED_UPGRADE;
 }
 
-void lhn_parser_set_max_header_pairs(lhn_parser *p, uint32_t max_pairs) {
-  p->max_header_pairs = max_pairs;
+/* Whether a header or trailer section is under way (not only a URL or
+ * headers kept for the trailers' flush). */
+static int section_in_progress(const lhn_state *st) {
+  return !st->headers_complete || st->pair_count - st->pair_base > st->held_headers;
 }
 
-void lhn_parser_set_handlers(lhn_parser *p, unsigned handlers) {
-  p->handlers = handlers & LHN_HAS_ALL;
-}
-
-int lhn_parser_prepare(lhn_parser *p) {
-  if (slab_reserve(p, INITIAL_SLAB) != 0 || pairs_reserve(p, INITIAL_PAIRS) != 0) return -1;
-  if (p->event_cap == 0) {
-    if (!event_push(p, 0)) return -1;
-    p->event_count = 0;
+/* The call borrows ws: the held head (if any) moves in, the state is saved
+ * for rewinds. -1 when out of memory. */
+static int begin_call(lhn_parser *p, lhn_workspace *ws, const char *data, size_t len) {
+  lhn_state *st = &p->st;
+  p->ws = ws;
+  ws->owner = p;
+  ws->input = data;
+  ws->input_len = len;
+  ws->origin = NULL;
+  ws->event_count = 0;
+  ws->text_end = 0;
+  ws->oom = 0;
+  ws->regen_limit = 0;
+  ws->fail_serial = 0;
+  ws->copying = p->held != NULL;
+  ws->text_len = 0;
+  ws->saved_pair_count = 0;
+  ws->mirror = NULL;
+  if (p->held) {
+    if (lhn_held_restore(p, ws) != 0) return -1;
+    ws->saved_pair_count = st->pair_count;
+    /* (a head or trailers under way go on as they came) */
+    if (section_in_progress(st)) ws->mirror = data;
+  } else {
+    /* (nothing pending: the pair table and the text start empty) */
+    st->pair_count = st->pair_base = 0;
+    st->url_start = st->url_end = 0;
+    st->status_start = st->status_end = 0;
+    st->head_start = st->span_end = 0;
   }
+  ws->saved_text_len = ws->text_len;
+  ws->saved = *st;
   return 0;
 }
 
-void lhn_parser_reset(lhn_parser *p, int type, uint32_t max_header_size,
-                      unsigned lenient) {
-  memset(&p->st, 0, sizeof(p->st));
-  p->ll = lhn_llhttp_current();
-  p->ll->init(&p->st.llhttp, (llhttp_type_t)type, &lhn_settings);
-  /* What each llhttp_set_lenient_*() does: Node's kLenient* bits are
-   * llhttp's lenient flags. */
-  p->st.llhttp.lenient_flags = (uint16_t)lenient;
-  p->max_header_size = max_header_size;
-  p->event_count = 0;
-  p->oom = 0;
+/* The pending spans' first byte, or span_end when none: the pairs not yet
+ * delivered, the status text until headers complete, and the URL until the
+ * message completes (a trailers flush hands it to kOnHeaders again, as the
+ * built-in's does) unless a flush took it. */
+static uint32_t pending_from(const lhn_parser *p) {
+  const lhn_state *st = &p->st;
+  uint32_t from = st->span_end;
+  if (st->llhttp.type == HTTP_REQUEST) {
+    if (st->url_start != st->url_end && st->url_start < from) from = st->url_start;
+  } else if (!st->headers_complete) {
+    if (st->status_start != st->status_end && st->status_start < from) from = st->status_start;
+  }
+  if (st->pair_count > st->pair_base) {
+    uint32_t name = (uint32_t)lhn_pair_at(p->ws, st->pair_base)[LHN_PAIR_NAME_START];
+    if (name < from) from = name;
+  }
+  return from;
+}
+
+/* Moves an offset of the pending part [from, to) to its held place (an
+ * offset outside it is of no use any more: it goes to an end). */
+static inline uint32_t rebase(uint32_t offset, uint32_t from, uint32_t to) {
+  return offset < from ? 0 : offset > to ? to - from : offset - from;
+}
+
+/* As a call ends: a head still arriving (or headers held for the trailers,
+ * or the URL a trailers flush will pass) keeps its spans and pairs in the
+ * parser, sized to what is pending; else the parser holds nothing. -1 when
+ * out of memory. */
+static int end_call(lhn_parser *p, llhttp_errno_t err) {
+  lhn_state *st = &p->st;
+  lhn_workspace *ws = p->ws;
+  uint32_t pairs = st->pair_count - st->pair_base;
+  uint32_t from = pending_from(p);
+  int pending = st->in_message && !fatal(err) && (pairs > 0 || from < st->span_end);
+  if (!pending) {
+    lhn_held_free(p);
+    return 0;
+  }
+  /* (where llhttp stopped, as report() counts it: a pause leaves the rest
+   * of the input unread, one made before the call all of it) */
+  const char *end = ws->input + ws->input_len;
+  const char *pos = st->llhttp.error_pos;
+  if (err != HPE_OK) end = pos >= ws->input && pos <= end ? pos : ws->input;
+  uint32_t to;
+  if (!section_in_progress(st)) {
+    /* (headers held for the trailers, or the URL only) */
+    to = pairs > 0 ? st->span_end : st->url_end;
+  } else if (!ws->copying) {
+    /* a head or trailers under way: what came of them, to the end of the
+     * input, so that the next bytes follow on */
+    to = ws->origin && end >= ws->origin ? (uint32_t)(end - ws->origin) : st->span_end;
+  } else {
+    if (ws->mirror && end > ws->mirror) {
+      if (lhn_span_reserve(ws, end, 0, LHN_FRESH) != 0) return -1;
+      lhn_span_put(ws, end, 0, LHN_FRESH);
+    }
+    to = ws->text_len;
+  }
+  if (to < st->span_end) to = st->span_end;
+  if (lhn_held_store(p, ws, st->pair_base, pairs, from, to) != 0) {
+    lhn_held_free(p);
+    return -1;
+  }
+  st->pair_base = 0;
+  st->pair_count = pairs;
+  if (st->url_start == st->url_end) st->url_start = st->url_end = from;
+  if (st->status_start == st->status_end) st->status_start = st->status_end = from;
+  st->url_start = rebase(st->url_start, from, to);
+  st->url_end = rebase(st->url_end, from, to);
+  st->status_start = rebase(st->status_start, from, to);
+  st->status_end = rebase(st->status_end, from, to);
+  st->head_start = rebase(st->head_start, from, to);
+  st->span_end = rebase(st->span_end, from, to);
+  return 0;
 }
 
 /* Fills out with what the built-in's Execute()/Finish() would report. */
@@ -726,6 +566,17 @@ static void report(lhn_parser *p, const char *data, size_t len, llhttp_errno_t e
   const char *reason = ll->reason;
   if (!reason) reason = "";
   out->error = err;
+  if (p->ws->oom) {
+    /* (llhttp names a failed on_message_begin, on_headers_complete or
+     * on_message_complete by the callback: the error sticks as what it is) */
+    ll->error = HPE_USER;
+    ll->reason = "HPE_OUT_OF_MEMORY:Out of memory";
+    out->error = HPE_USER;
+    out->code = OUT_OF_MEMORY_CODE;
+    out->code_len = sizeof(OUT_OF_MEMORY_CODE) - 1;
+    out->reason = OUT_OF_MEMORY_REASON;
+    return;
+  }
   if (err == HPE_USER) {
     const char *colon = strchr(reason, ':');
     if (colon) {
@@ -740,146 +591,153 @@ static void report(lhn_parser *p, const char *data, size_t len, llhttp_errno_t e
   out->reason = reason;
 }
 
+/* A call that ran out of memory before parsing: a sticky HPE_OUT_OF_MEMORY. */
+static void fail_out_of_memory(lhn_parser *p) {
+  llhttp_t *ll = &p->st.llhttp;
+  p->ws->oom = 1;
+  if (ll->error == HPE_OK || !fatal(ll->error)) {
+    ll->error = HPE_USER;
+    ll->reason = "HPE_OUT_OF_MEMORY:Out of memory";
+    ll->error_pos = NULL;
+  }
+}
+
+/* Parses the call's input (NULL: finish) and reports. */
 static void run(lhn_parser *p, const char *data, size_t len, lhn_result *out) {
-  /* llhttp takes a NULL buffer as "no span under way" and drops a header
-   * split across calls: an empty view (which may have no data pointer)
-   * must still be a real position. */
-  if (data == NULL) data = "";
-  p->input = data;
-  llhttp_errno_t err = p->ll->execute(&p->st.llhttp, data, len);
+  lhn_workspace *ws = p->ws;
+  llhttp_errno_t err;
+  if (data == NULL && ws->input == NULL) {
+    err = p->ll->finish(&p->st.llhttp);
+  } else {
+    /* llhttp takes a NULL buffer as "no span under way" and drops a header
+     * split across calls: an empty view (which may have no data pointer)
+     * must still be a real position. */
+    if (data == NULL) data = "";
+    ws->input = data;
+    err = p->ll->execute(&p->st.llhttp, data, len);
+  }
+  if (end_call(p, err) != 0) {
+    fail_out_of_memory(p);
+    if (err == HPE_OK) {
+      p->st.llhttp.error_pos = data ? data + len : NULL;
+      err = HPE_USER;
+    }
+  }
+  ws->regen_limit = 0;
   report(p, data, len, err, out);
-  p->regen_limit = 0;
+  ws->last = *out;
 }
 
-/* Moves the message under way to the front of the slab and pair table, or
- * arranges for the next message to start from empty ones. */
-static void compact(lhn_parser *p) {
-  lhn_state *st = &p->st;
-  p->compacted_pairs = 0;
-  p->compacted_bytes = 0;
-  if (!st->in_message) {
-    st->reset_on_begin = 1;
+void lhn_parser_execute(lhn_parser *p, lhn_workspace *ws, const char *data, size_t len,
+                        lhn_result *out) {
+  if (begin_call(p, ws, data ? data : "", len) != 0) {
+    fail_out_of_memory(p);
+    report(p, NULL, 0, HPE_USER, out);
+    ws->last = *out;
     return;
   }
-  uint32_t shift = st->msg_slab_start;
-  uint32_t first = st->msg_pair_first;
-  if (shift == 0 && first == 0) return;
-  memmove(p->slab, p->slab + shift, st->slab_len - shift);
-  st->slab_len -= shift;
-  memmove(p->pairs, pair_at(p, first),
-          (size_t)(st->pair_count - first) * LHN_PAIR_SLOTS * sizeof(int32_t));
-  st->pair_count -= first;
-  st->pair_base -= first;
-  st->msg_pair_first = 0;
-  p->compacted_pairs = first;
-  p->compacted_bytes = shift;
-  p->slab_version++;
-  p->slab_wanted = 1;
-  for (uint32_t i = 0; i < st->pair_count; i++) {
-    int32_t *pair = pair_at(p, i);
-    for (int k = 0; k < 4; k++) pair[k] -= (int32_t)shift; /* offsets, not the tag */
-  }
-  st->msg_slab_start = 0;
-  st->url_start -= shift;
-  st->url_end -= shift;
-  st->status_start -= shift;
-  st->status_end -= shift;
+  run(p, data ? data : "", len, out);
 }
 
-void lhn_parser_execute(lhn_parser *p, const char *data, size_t len, lhn_result *out) {
-  if ((p->slab == NULL || p->pairs == NULL || p->events == NULL) && lhn_parser_prepare(p) != 0) {
-    /* out of memory before anything was parsed */
-    memset(out, 0, sizeof(*out));
-    out->error = HPE_USER;
-    out->code = "HPE_OUT_OF_MEMORY";
-    out->code_len = strlen(out->code);
-    out->reason = "Out of memory";
-    p->event_count = 0;
-    return;
-  }
-  p->slab_wanted = 0;
-  compact(p);
-  p->saved = p->st;
-  p->event_count = 0;
-  p->regen_limit = 0;
-  p->fail_serial = 0;
-  run(p, data, len, out);
-}
-
-int lhn_parser_rewind(lhn_parser *p, const char *data, size_t len,
-                      uint32_t event_index, unsigned actions, int answer,
-                      int fail_code, lhn_result *out) {
-  if (event_index >= p->event_count) return -1;
-  int32_t *ev = p->events + (size_t)event_index * LHN_EVENT_SLOTS;
+int lhn_parser_rewind(lhn_parser *p, lhn_workspace *ws, const char *data, size_t len,
+                      uint32_t event_index, unsigned actions, int answer, int fail_code,
+                      lhn_result *out) {
+  if (ws->owner != p || p->ws != ws || event_index >= ws->event_count) return -1;
+  int32_t *ev = ws->events + (size_t)event_index * LHN_EVENT_SLOTS;
   uint32_t serial = (uint32_t)ev[LHN_EV_SERIAL];
   if ((actions & LHN_REWIND_ANSWER) && ev[LHN_EV_KIND] == LHN_EV_HEADERS_COMPLETE) {
     ev[LHN_EV_ANSWER] = answer;
   }
-  if (actions & LHN_REWIND_FAIL) {
-    p->fail_serial = serial;
-    p->fail_code = fail_code;
-  }
-  p->regen_limit = event_index + 1;
-  p->st = p->saved;
-  p->slab_version++;
-  p->slab_wanted = 1;
-  p->event_count = 0;
-  run(p, data, len, out);
+  p->st = ws->saved;
+  lhn_held_rewind(ws);
+  ws->input = data ? data : "";
+  ws->input_len = len;
+  ws->mirror = ws->copying && section_in_progress(&p->st) ? ws->input : NULL;
+  ws->origin = NULL;
+  ws->event_count = 0;
+  ws->text_end = 0;
+  ws->oom = 0;
+  ws->fail_serial = (actions & LHN_REWIND_FAIL) ? serial : 0;
+  ws->fail_code = fail_code;
+  ws->regen_limit = event_index + 1;
+  run(p, data ? data : "", len, out);
   return 0;
 }
 
-void lhn_parser_finish(lhn_parser *p, lhn_result *out) {
-  p->event_count = 0;
-  p->slab_wanted = 0;
-  p->input = NULL;
-  llhttp_errno_t err = p->ll->finish(&p->st.llhttp);
-  report(p, NULL, 0, err, out);
+void lhn_parser_finish(lhn_parser *p, lhn_workspace *ws, lhn_result *out) {
+  if (begin_call(p, ws, NULL, 0) != 0) {
+    fail_out_of_memory(p);
+    report(p, NULL, 0, HPE_USER, out);
+    ws->last = *out;
+    return;
+  }
+  run(p, NULL, 0, out);
 }
 
-uint32_t lhn_parser_event_count(const lhn_parser *p) { return p->event_count; }
+/* ---- the rest of the public API ------------------------------------------- */
 
-const uint8_t *lhn_parser_take_slab(lhn_parser *p, size_t *len) {
-  if (!p->slab_wanted || p->slab_version == p->slab_version_taken) return NULL;
-  p->slab_version_taken = p->slab_version;
-  *len = p->st.slab_len;
-  return p->slab;
-}
-void lhn_parser_compaction(const lhn_parser *p, uint32_t *pairs, uint32_t *bytes) {
-  *pairs = p->compacted_pairs;
-  *bytes = p->compacted_bytes;
+void lhn_parser_init(lhn_parser *p, const lhn_memory *mem) {
+  memset(p, 0, sizeof(*p));
+  if (mem) p->mem = *mem;
+  lhn_known_init();
+  lhn_repeat_init(&p->repeat);
+  p->handlers = LHN_HAS_ALL;
+  lhn_parser_reset(p, HTTP_REQUEST, 16384, 0);
 }
 
-int lhn_parser_headers_completed(const lhn_parser *p) { return p->st.headers_completed; }
-
-uint64_t lhn_parser_message_start_ns(const lhn_parser *p) { return p->st.message_start_ns; }
-
-void lhn_parser_set_message_start(lhn_parser *p, uint64_t start_ns) {
-  p->st.message_start_ns = start_ns;
+void lhn_parser_reset(lhn_parser *p, int type, uint32_t max_header_size, unsigned lenient) {
+  memset(&p->st, 0, sizeof(p->st));
+  lhn_held_free(p);
+  p->ws = NULL;
+  p->ll = lhn_llhttp_current();
+  p->ll->init(&p->st.llhttp, (llhttp_type_t)type, &lhn_settings);
+  /* What each llhttp_set_lenient_*() does: Node's kLenient* bits are
+   * llhttp's lenient flags. */
+  p->st.llhttp.lenient_flags = (uint16_t)lenient;
+  p->max_header_size = max_header_size;
 }
 
-void lhn_parser_stats(const lhn_parser *p, lhn_stats *out) {
-  out->allocations = p->allocations;
-  out->slab_growths = p->slab_growths;
-  out->slab_capacity = p->slab_cap;
+void lhn_parser_set_max_header_pairs(lhn_parser *p, uint32_t max_pairs) {
+  p->max_header_pairs = max_pairs;
+}
+
+void lhn_parser_set_handlers(lhn_parser *p, unsigned handlers) {
+  p->handlers = handlers & LHN_HAS_ALL;
 }
 
 void lhn_parser_pause(lhn_parser *p) { p->ll->pause(&p->st.llhttp); }
 
 void lhn_parser_resume(lhn_parser *p) { p->ll->resume(&p->st.llhttp); }
 
+int lhn_parser_headers_complete(const lhn_parser *p) { return p->st.headers_complete; }
+
+uint64_t lhn_parser_message_start_ns(const lhn_parser *p) { return p->st.message_start_ns; }
+
+size_t lhn_parser_head_bytes(const lhn_parser *p) { return lhn_held_bytes(p); }
+
+size_t lhn_parser_record_bytes(const lhn_parser *p) { return lhn_repeat_bytes(&p->repeat); }
+
 void lhn_parser_destroy(lhn_parser *p) {
-  free(p->previous_head.bytes);
-  memset(&p->previous_head, 0, sizeof(p->previous_head));
-  if (!p->grow) {
-    free(p->slab);
-    free(p->pairs);
-    free(p->events);
-  }
-  p->slab = NULL;
-  p->pairs = NULL;
-  p->events = NULL;
-  p->slab_cap = p->pair_cap = p->event_cap = 0;
+  lhn_held_free(p);
+  lhn_repeat_free(&p->repeat, &p->mem);
 }
+
+uint32_t lhn_workspace_event_count(const lhn_workspace *ws) { return ws->event_count; }
+
+const int32_t *lhn_workspace_event(const lhn_workspace *ws, uint32_t i) {
+  return ws->events + (size_t)i * LHN_EVENT_SLOTS;
+}
+
+const int32_t *lhn_workspace_pair(const lhn_workspace *ws, uint32_t i) {
+  return ws->pairs + (size_t)i * LHN_PAIR_SLOTS;
+}
+
+const uint8_t *lhn_workspace_text(const lhn_workspace *ws, size_t *len) {
+  *len = ws->text_end;
+  return ws->text_end ? lhn_text_base(ws) : NULL;
+}
+
+const lhn_result *lhn_workspace_result(const lhn_workspace *ws) { return &ws->last; }
 
 #define LHN_NAME(num, name, string) #string,
 static const char *const method_names[] = {HTTP_METHOD_MAP(LHN_NAME)};

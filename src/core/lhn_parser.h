@@ -1,21 +1,41 @@
 /*
  * llhttp-napi core: an HTTP/1.x message parser over llhttp that records what
  * happened during one execute() as a list of events instead of calling back
- * into a scripting runtime. Header bytes (names, values, URL, status message)
- * are copied into a per-parser slab and referred to by [start, end) offsets.
+ * into a scripting runtime. It mirrors the behaviour of Node's built-in
+ * parser binding (src/node_http_parser.cc): the same llhttp callbacks,
+ * header byte accounting, 32-field flushes and error reporting. It knows
+ * nothing of N-API. The slots and kinds it shares with callers are listed in
+ * lhn_contract.h.
  *
- * The core knows nothing of N-API. It mirrors the behaviour of Node's
- * built-in parser binding (src/node_http_parser.cc): the same llhttp
- * callbacks, header byte accounting, 32-field flushes and error reporting.
+ * Memory. Only one call runs at a time on a thread, and almost nothing it
+ * writes outlives it, so what a call writes lives in a workspace that the
+ * call borrows (one per thread, per nesting depth): the event list, the pair
+ * table, the saved state for rewinds and a scratch text. A parser between
+ * calls holds its llhttp state, a few counters and, only while a message
+ * head is arriving in pieces, the bytes and pairs of that head (its "held
+ * head", sized to what arrived and given back when the head completes).
+ *
+ * Text. Header names and values, the URL and the status text are spans of
+ * the call's text (lhn_workspace_text()), given as [start, end) offsets:
+ * - when no head was held at the call's start, the text is the input itself
+ *   from the first byte of the first span the call saw ("spans into the
+ *   read": nothing is copied);
+ * - when a held head continues, the text is the workspace's scratch: the
+ *   held bytes, then the call's spans copied after them (a head's as they
+ *   came, the bytes between its spans too, so that its layout is the same
+ *   however its bytes were cut).
  *
  * Replay protocol: the caller executes a buffer, then walks the events. When
  * the caller's handler for an event changes the course of parsing (a
  * kOnHeadersComplete answer other than 0, a handler that throws), it calls
- * lhn_parser_rewind() with that event's index and re-executes the same
- * buffer: the core restores the state it had when the buffer began, replays
- * llhttp up to that event, applies the action there, and regenerates the
- * events that follow. Events up to the index come out the
- * same, so the caller continues after it.
+ * lhn_parser_rewind() with that event's index and the same buffer and
+ * workspace: the core restores the state it had when the buffer began,
+ * replays llhttp up to that event, applies the action there, and
+ * regenerates the events that follow. Events up to the index come out the
+ * same (text included), so the caller continues after it. A workspace serves
+ * one parser's call and its rewinds until the caller is done with its
+ * events: a call made meanwhile (a handler executing another parser) takes
+ * another workspace.
  */
 #ifndef LHN_PARSER_H
 #define LHN_PARSER_H
@@ -25,121 +45,32 @@
 
 #include <llhttp.h>
 
+#include "lhn_contract.h"
+#include "lhn_memory.h"
+#include "lhn_repeat.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Event kinds, in the first slot of each event. */
-enum lhn_event_kind {
-  LHN_EV_MESSAGE_BEGIN = 1,
-  LHN_EV_HEADERS = 2,          /* early flush or trailers: kOnHeaders */
-  LHN_EV_HEADERS_COMPLETE = 3, /* kOnHeadersComplete */
-  LHN_EV_BODY = 4,             /* kOnBody: a slice of the input */
-  LHN_EV_MESSAGE_COMPLETE = 5  /* kOnMessageComplete */
-};
-
-/* Each event is LHN_EVENT_SLOTS int32 values; which slot holds what. Slab
- * offsets are [start, end) into the slab (see below). */
-enum lhn_event_slot {
-  LHN_EV_KIND = 0,           /* enum lhn_event_kind */
-  LHN_EV_SERIAL = 1,         /* llhttp callback serial (used by rewind) */
-  /* HEADERS and HEADERS_COMPLETE */
-  LHN_EV_FIRST_PAIR = 2,     /* first pair in the pair table */
-  LHN_EV_PAIR_COUNT = 3,     /* pairs; -1 at HEADERS_COMPLETE when they were
-                                flushed earlier (headers and URL are then
-                                undefined for kOnHeadersComplete) */
-  LHN_EV_TEXT_START = 4,     /* URL (requests) or status text (responses) */
-  LHN_EV_TEXT_END = 5,
-  /* HEADERS_COMPLETE only */
-  LHN_EV_FLAGS = 6,          /* LHN_HC_* bits */
-  LHN_EV_STATUS = 7,         /* status code */
-  LHN_EV_METHOD = 8,         /* llhttp method number */
-  LHN_EV_HTTP_MAJOR = 9,
-  LHN_EV_HTTP_MINOR = 10,
-  LHN_EV_ANSWER = 11,        /* the handler's answer, kept for rewinds */
-  LHN_EV_MESSAGE_NUMBER = 12, /* numbers messages for LHN_HC_REPEATS */
-  /* BODY */
-  LHN_EV_BODY_START = 2,     /* offset into the input */
-  LHN_EV_BODY_LENGTH = 3,
-  LHN_EVENT_SLOTS = 16
-};
-
-/* Bits of a HEADERS_COMPLETE event's LHN_EV_FLAGS. */
-enum lhn_headers_flag {
-  LHN_HC_UPGRADE = 1,
-  LHN_HC_KEEP_ALIVE = 2,
-  /* The URL or status text and every header pair repeat, byte for byte, those
-   * of the message numbered LHN_EV_MESSAGE_NUMBER - 1 (whose headers were
-   * not flushed early either). A caller that kept the strings it made for
-   * that message may hand them out again. Message numbers only grow (a
-   * rewind renumbers the messages it regenerates). */
-  LHN_HC_REPEATS = 4,
-  /* The core recorded this message's head: if the next message repeats it,
-   * that one comes with LHN_HC_REPEATS. A caller keeps its strings for such
-   * a message (and for a LHN_HC_REPEATS one, which stays recorded). The core
-   * records the head of one message that does not repeat in
-   * LHN_RECORD_EVERY, starting with the LHN_RECORD_EVERY-th of a parser: a
-   * stream that starts repeating is found within that many messages, and a
-   * stream that never does costs one record in that many. */
-  LHN_HC_RECORDED = 8
-};
-
-/* See LHN_HC_RECORDED. */
-#define LHN_RECORD_EVERY 4
-
-/*
- * Slab and pair table only grow during one execute (pipelined messages are
- * appended), so every message of a buffer stays readable until the caller
- * has replayed the buffer. At the next execute, a message still under way is
- * moved to the front; otherwise the next message begin empties them.
- *
- * Each header pair is LHN_PAIR_SLOTS int32 values: its name and value as slab
- * offsets (trailing spaces and tabs of the value trimmed), and which
- * well-known name (lhn_known_names()) it has, as index + 1, or 0. The pairs
- * of a message whose headers repeat (LHN_HC_REPEATS) are not looked up: they
- * carry 0, or (after a rewind) the tag an earlier pass gave them.
- */
-enum lhn_pair_slot {
-  LHN_PAIR_NAME_START = 0,
-  LHN_PAIR_NAME_END = 1,
-  LHN_PAIR_VALUE_START = 2,
-  LHN_PAIR_VALUE_END = 3,
-  LHN_PAIR_KNOWN_NAME = 4,
-  LHN_PAIR_SLOTS = 5
-};
-
-/* Messages with more header pairs than this are never LHN_HC_REPEATS. */
-#define LHN_REPEAT_MAX_PAIRS 64
 
 /* The built-in parser flushes headers to JavaScript when a message has this
  * many fields pending. */
 #define LHN_MAX_PENDING_FIELDS 32
 
-/* Which of the caller's handlers exist (lhn_parser_set_handlers). The
- * built-in skips a missing kOnHeaders or kOnHeadersComplete function, and
- * that changes what it keeps pending, so the core has to know. */
-#define LHN_HAS_ON_HEADERS 1
-#define LHN_HAS_ON_HEADERS_COMPLETE 2
-#define LHN_HAS_ALL (LHN_HAS_ON_HEADERS | LHN_HAS_ON_HEADERS_COMPLETE)
-
-/* Which growable buffer a memory hook is asked about. */
-enum lhn_buffer_id { LHN_BUF_SLAB = 0, LHN_BUF_PAIRS = 1, LHN_BUF_EVENTS = 2 };
+/* Which workspace buffer a memory hook is asked about. */
+enum lhn_buffer_id { LHN_BUF_PAIRS = 1, LHN_BUF_EVENTS = 2 };
 
 /*
- * Memory hook: returns a block of at least new_size bytes holding the first
- * old_size bytes of old (which may be NULL when old_size is 0), or NULL when
- * out of memory. The core never frees a block it got from the hook; the hook
- * owns them (a runtime may keep old blocks alive while views of them exist).
- * With no hook the core uses realloc/free itself.
+ * Memory hook of a workspace's event list and pair table: returns a block of
+ * at least new_size bytes holding the first old_size bytes of old (NULL when
+ * old_size is 0), or NULL when out of memory. The core never frees a block
+ * it got from the hook; the hook's owner does (a runtime may keep old blocks
+ * alive while views of them exist). With no hook the core uses realloc/free.
  */
 typedef void *(*lhn_grow_fn)(void *ctx, enum lhn_buffer_id id, void *old,
                              size_t old_size, size_t new_size);
 
-/* Rewind actions, bits for lhn_parser_rewind(). */
-#define LHN_REWIND_ANSWER 1 /* kOnHeadersComplete at the event returned answer */
-#define LHN_REWIND_FAIL 2   /* the event's handler threw */
-
-/* Result of lhn_parser_execute / lhn_parser_finish. */
+/* Result of lhn_parser_execute / rewind / finish. */
 typedef struct lhn_result {
   int error;           /* llhttp_errno_t; HPE_OK when none to report */
   int upgraded;        /* an upgrade stopped parsing in this call */
@@ -149,117 +80,151 @@ typedef struct lhn_result {
   const char *reason;  /* error reason text */
 } lhn_result;
 
-typedef struct lhn_parser lhn_parser;
-
-/* The slab bytes and layout of the last message head, for LHN_HC_REPEATS. */
-typedef struct lhn_head_record {
-  uint8_t *bytes;
-  uint32_t len, cap;
-  uint32_t layout[2 + 4 * LHN_REPEAT_MAX_PAIRS]; /* text, then each pair */
-  uint32_t slots;         /* layout values in use */
-  int valid;
-} lhn_head_record;
-
-/* Per-message and per-buffer state that rewind restores. Plain data. */
+/* Per-message and per-buffer state that rewinds restore. Plain data. Text
+ * offsets and pair indices are those of the call under way or, between
+ * calls, of the parser's held head. */
 typedef struct lhn_state {
   llhttp_t llhttp;
-  uint32_t slab_len;
-  uint32_t pair_count;   /* pairs in the table */
-  uint32_t msg_slab_start;   /* first slab byte of the current message */
-  uint32_t pair_base;    /* first pair not yet flushed */
-  uint32_t num_fields;   /* fields since pair_base (built-in num_fields_) */
-  uint32_t num_values;   /* values since pair_base (built-in num_values_) */
-  uint32_t url_start, url_end;
-  uint32_t status_start, status_end;
-  uint32_t msg_pair_first;   /* first pair of the current message */
   uint64_t header_nread;
-  uint32_t header_fields;    /* fields of the current header or trailer
-                                section, for the pair limit */
   uint64_t chunk_ext_nread;
   uint64_t message_start_ns; /* 0 between messages */
-  uint32_t serial;           /* llhttp callbacks seen since init */
+  uint32_t serial;           /* llhttp callbacks seen since the reset */
+  uint32_t pair_count;       /* pairs in the table (the held head's first) */
+  uint32_t pair_base;        /* first pair not yet delivered */
+  uint32_t held_headers;     /* after headers complete: pairs from pair_base
+                                that are headers held for the trailers (no
+                                kOnHeadersComplete) */
+  uint32_t num_fields;       /* fields since pair_base (built-in num_fields_) */
+  uint32_t num_values;       /* values since pair_base (built-in num_values_) */
+  uint32_t header_fields;    /* fields of the current header or trailer
+                                section, for the pair limit */
+  uint32_t url_start, url_end;
+  uint32_t status_start, status_end;
+  uint32_t head_start;       /* text offset of the message's first span */
+  uint32_t span_end;         /* end of the latest span */
+  uint8_t head_started;      /* a span of the current message was seen */
   uint8_t have_flushed;
-  uint8_t headers_completed;
+  uint8_t headers_complete;
   uint8_t in_message;
-  uint8_t reset_on_begin;    /* the next message begin empties the slab */
 } lhn_state;
+
+typedef struct lhn_held lhn_held;
+typedef struct lhn_parser lhn_parser;
+
+/* A workspace: see the memory paragraph above. Its fields are the core's;
+ * callers read them through the lhn_workspace_* functions. */
+typedef struct lhn_workspace {
+  int32_t *events;
+  uint32_t event_count;
+  uint32_t event_cap;      /* in events */
+  int32_t *pairs;
+  uint32_t pair_cap;       /* in pairs */
+  uint8_t *scratch;        /* the text of a call that continues a held head */
+  uint32_t scratch_cap;
+  int32_t *saved_pairs;    /* the held pairs as the call began, for rewinds */
+  uint32_t saved_pairs_cap;
+  lhn_grow_fn grow;
+  void *grow_ctx;
+
+  /* the call under way */
+  lhn_parser *owner;
+  const char *input;
+  size_t input_len;
+  const char *origin;      /* text offset 0 when spans point into the input;
+                              NULL until the first span */
+  int copying;             /* the text is the scratch */
+  uint32_t text_len;       /* copying: scratch bytes in use */
+  const char *mirror;      /* copying: the input up to here is in the
+                              scratch as it came (the bytes between the
+                              spans of a head with them), or NULL: the next
+                              span begins a head or trailers */
+  uint32_t text_end;       /* the text events refer to: [0, text_end) */
+  lhn_state saved;         /* the owner's state as the call began */
+  uint32_t saved_text_len;
+  uint32_t saved_pair_count;
+  uint32_t regen_limit;    /* events below this index are being regenerated:
+                              their stored answers apply again */
+  uint32_t fail_serial;    /* serial whose callback fails (0 = none) */
+  int fail_code;
+  int oom;                 /* a workspace buffer could not grow */
+  lhn_result last;         /* what the last call reported */
+
+  uint64_t growths;        /* buffer (re)allocations since init */
+} lhn_workspace;
 
 /* The parser. Its fields are the core's own: callers embed the struct but
  * read it only through the lhn_parser_* functions below. */
 struct lhn_parser {
-  const struct lhn_llhttp *ll; /* the llhttp it calls (lhn_llhttp.h) */
   lhn_state st;
-  lhn_state saved;        /* state when the current buffer began */
-  const char *input;      /* current buffer */
-
-  /* growable buffers */
-  uint8_t *slab;
-  uint32_t slab_cap;
-  uint32_t slab_version;  /* changes whenever the slab's bytes do */
-  uint32_t slab_version_taken; /* as of the last lhn_parser_take_slab() */
-  int slab_wanted;        /* the last call recorded strings or moved bytes */
-  int32_t *pairs;
-  uint32_t pair_cap;      /* in pairs */
-  int32_t *events;
-  uint32_t event_count;
-  uint32_t event_cap;     /* in events */
+  const struct lhn_llhttp *ll; /* the llhttp it calls (lhn_llhttp.h) */
+  lhn_workspace *ws;           /* during a call: the workspace it borrows */
+  lhn_held *held;              /* the head arriving in pieces, or NULL */
+  lhn_repeat_state repeat;     /* LHN_HC_REPEATS */
+  lhn_memory mem;              /* for the held head and the repeat record */
   uint32_t max_header_size;
-  uint32_t compacted_pairs; /* pairs the last execute moved out of the way:
-                               earlier pair indices shift down by this */
-  uint32_t compacted_bytes; /* the same for slab offsets */
-  int oom;
-  unsigned handlers;      /* LHN_HAS_* bits, LHN_HAS_ALL after init */
-  uint32_t max_header_pairs; /* lhn_parser_set_max_header_pairs(); 0: none */
-
-  /* rewind control, for the current buffer */
-  uint32_t regen_limit;   /* events below this index are being regenerated:
-                             their stored answers apply again */
-  uint32_t fail_serial;   /* serial whose callback fails (0 = none) */
-  int fail_code;
-
-  lhn_grow_fn grow;
-  void *grow_ctx;
-
-  lhn_head_record previous_head; /* for LHN_HC_REPEATS */
-  uint32_t record_skip;          /* heads that do not repeat to skip before
-                                    the next record (LHN_HC_RECORDED) */
-  uint32_t message_number;       /* of the last headers-complete event */
-
-  uint64_t allocations;   /* buffer (re)allocations since creation */
-  uint64_t slab_growths;
+  uint32_t max_header_pairs;   /* lhn_parser_set_max_header_pairs(); 0: none */
+  uint32_t message_number;     /* of the last headers-complete event */
+  unsigned handlers;           /* LHN_HAS_* bits, LHN_HAS_ALL after init */
 };
 
-/*
- * Initialise p (caller-owned memory) with no buffers. grow may be NULL to use
- * realloc. Call lhn_parser_reset() before the first execute.
- */
-void lhn_parser_init(lhn_parser *p, lhn_grow_fn grow, void *grow_ctx);
+/* ---- workspaces ----------------------------------------------------------- */
+
+/* Initialise ws (caller-owned memory) with no buffers; grow may be NULL to
+ * use realloc for the event list and pair table. */
+void lhn_workspace_init(lhn_workspace *ws, lhn_grow_fn grow, void *grow_ctx);
+
+/* Make room for at least `events` events and `pairs` pairs now (so that
+ * views of them exist before the first call). Returns 0, or -1 when out of
+ * memory. */
+int lhn_workspace_reserve(lhn_workspace *ws, uint32_t events, uint32_t pairs);
+
+/* Free the buffers the workspace allocated itself (those of the memory hook
+ * stay with the hook's owner). */
+void lhn_workspace_destroy(lhn_workspace *ws);
+
+/* Events the last call on ws left, and the slots of event i. */
+uint32_t lhn_workspace_event_count(const lhn_workspace *ws);
+const int32_t *lhn_workspace_event(const lhn_workspace *ws, uint32_t i);
+
+/* The slots of pair i of the last call's pair table. */
+const int32_t *lhn_workspace_pair(const lhn_workspace *ws, uint32_t i);
+
+/* The text the last call's events and pairs refer to: *len bytes from the
+ * result (NULL when *len is 0). Valid while the input of that call is, and
+ * until the next call on ws. */
+const uint8_t *lhn_workspace_text(const lhn_workspace *ws, size_t *len);
+
+/* What the last call on ws reported. */
+const lhn_result *lhn_workspace_result(const lhn_workspace *ws);
+
+/* ---- parsers -------------------------------------------------------------- */
 
 /*
- * Allocate the first slab, pair table and event list through the memory hook
- * (so that views of them exist before the first execute; execute prepares
- * them itself otherwise). Returns 0, or -1 when out of memory.
+ * Initialise p (caller-owned memory) as a request parser with no held head.
+ * mem may be NULL to use realloc/free for the held head and the repeat
+ * record (a thread's lhn_pool keeps them from costing a malloc each:
+ * lhn_pool.h). Call lhn_parser_reset() before the first call to choose its type.
  */
-int lhn_parser_prepare(lhn_parser *p);
+void lhn_parser_init(lhn_parser *p, const lhn_memory *mem);
 
 /*
  * Start over as a parser of type (HTTP_REQUEST or HTTP_RESPONSE) with the
  * given header byte limit (a message's header bytes reaching it is
  * HPE_HEADER_OVERFLOW) and Node's lenient flag bits (kLenient*, same values
- * as llhttp's lenient flags). Keeps the buffers.
+ * as llhttp's lenient flags). Gives back a held head; keeps the repeat record
+ * (message numbers go on).
  */
 void lhn_parser_reset(lhn_parser *p, int type, uint32_t max_header_size,
                       unsigned lenient_flags);
 
 /*
  * Tell the core which handlers the caller has (LHN_HAS_* bits), as the
- * built-in looks them up at each callback; applies from the next execute,
- * rewind or finish on. Without kOnHeaders a flush hands nothing over and
- * leaves the URL and the "flushed" state as they were: the pairs of a 32nd
- * field's flush are dropped. Without kOnHeadersComplete the headers stay
- * pending (no flush, the headers-complete event still comes, with its pairs)
- * and leave with the trailers at message complete, counting towards their
- * 32-field flush.
+ * built-in looks them up at each callback; applies from the next call on.
+ * Without kOnHeaders a flush hands nothing over and leaves the URL and the
+ * "flushed" state as they were: the pairs of a 32nd field's flush are
+ * dropped. Without kOnHeadersComplete the headers stay pending (no flush, the
+ * headers-complete event still comes, with its pairs) and leave with the
+ * trailers at message complete, counting towards their 32-field flush.
  */
 void lhn_parser_set_handlers(lhn_parser *p, unsigned handlers);
 
@@ -269,17 +234,19 @@ void lhn_parser_set_handlers(lhn_parser *p, unsigned handlers);
  * parser.maxHeaderPairs does): the field after that fails with
  * HPE_HEADER_OVERFLOW at its name's first piece, as the built-in of Node 22
  * and later does. 0 (the default) sets no limit; responses have none.
- * Applies from the next execute or finish on.
+ * Applies from the next call on.
  */
 void lhn_parser_set_max_header_pairs(lhn_parser *p, uint32_t max_pairs);
 
 /*
- * Parse data[0..len) as the next bytes of the stream, appending events.
- * Clears the event list first. Never calls out except through the memory
- * hook. out receives the error, if any, and bytes parsed with the built-in's
- * rules (an upgrade stops early without an error).
+ * Parse data[0..len) as the next bytes of p's stream, with ws as the call's
+ * workspace: the events replace those ws held. Never calls out except
+ * through the memory hooks. Also the result in ws (lhn_workspace_result()).
+ * A head still arriving when the data ends is copied into p (its held
+ * head); one that cannot be is HPE_USER "HPE_OUT_OF_MEMORY", as is a
+ * workspace buffer that cannot grow.
  */
-void lhn_parser_execute(lhn_parser *p, const char *data, size_t len,
+void lhn_parser_execute(lhn_parser *p, lhn_workspace *ws, const char *data, size_t len,
                         lhn_result *out);
 
 /*
@@ -289,16 +256,17 @@ void lhn_parser_execute(lhn_parser *p, const char *data, size_t len,
  * answer (answers given to earlier events of the buffer are kept); FAIL makes
  * that callback fail with fail_code (-1 for a callback error, HPE_USER for a
  * JavaScript exception). Events up to event_index come out identical, except
- * for their message numbers, which only grow. data/len must be the buffer
- * given to the last execute. Returns 0, or -1 if event_index is not an event
- * of the current buffer.
+ * for their message numbers, which only grow. ws and data/len must be those
+ * of p's last execute. Returns 0, or -1 if ws did not serve p's last call or
+ * event_index is not one of its events.
  */
-int lhn_parser_rewind(lhn_parser *p, const char *data, size_t len,
-                      uint32_t event_index, unsigned actions, int answer,
-                      int fail_code, lhn_result *out);
+int lhn_parser_rewind(lhn_parser *p, lhn_workspace *ws, const char *data, size_t len,
+                      uint32_t event_index, unsigned actions, int answer, int fail_code,
+                      lhn_result *out);
 
-/* Signal end of input (llhttp_finish). out as for execute. */
-void lhn_parser_finish(lhn_parser *p, lhn_result *out);
+/* Signal end of input (llhttp_finish), with ws as the call's workspace. out
+ * as for execute. */
+void lhn_parser_finish(lhn_parser *p, lhn_workspace *ws, lhn_result *out);
 
 /* Pause (the next execute fails with HPE_PAUSED, as llhttp_pause) or resume
  * the parser. The built-in applies pause() called inside a handler only after
@@ -306,52 +274,23 @@ void lhn_parser_finish(lhn_parser *p, lhn_result *out);
 void lhn_parser_pause(lhn_parser *p);
 void lhn_parser_resume(lhn_parser *p);
 
-/* ---- what a call left, for the caller --------------------------------- */
-
-/* Events recorded by the last execute, rewind or finish. */
-uint32_t lhn_parser_event_count(const lhn_parser *p);
-
-/* The slab, the bytes slab offsets in events and pairs refer to, for a
- * caller that keeps a copy of it to cut strings from: NULL when the copy
- * taken last still holds every byte that the events of the last call and the
- * current message's pairs refer to, else the slab (its length in *len), which
- * then counts as taken. */
-const uint8_t *lhn_parser_take_slab(lhn_parser *p, size_t *len);
-
-/* How far the last execute moved the message under way down the pair table
- * and the slab (indices and offsets a caller kept shift down by these). */
-void lhn_parser_compaction(const lhn_parser *p, uint32_t *pairs, uint32_t *bytes);
-
 /* Whether the headers of the current message have completed. */
-int lhn_parser_headers_completed(const lhn_parser *p);
+int lhn_parser_headers_complete(const lhn_parser *p);
 
 /* When the message under way began (lhn_now_ns()), or 0 between messages. */
 uint64_t lhn_parser_message_start_ns(const lhn_parser *p);
 
-/* Sets when the message under way began, before any of it arrived: Node's
- * parser starts that clock when it joins a connections list at initialize
- * (so that a connection that sends nothing, or only empty lines, times out).
- * It holds until a message begins or completes. */
-void lhn_parser_set_message_start(lhn_parser *p, uint64_t start_ns);
+/* What a parser holds between calls besides its struct, in bytes: its held
+ * head (0 unless a head is arriving in pieces) and its repeat record. */
+size_t lhn_parser_head_bytes(const lhn_parser *p);
+size_t lhn_parser_record_bytes(const lhn_parser *p);
 
-/* Counters for tests and benchmarks. */
-typedef struct lhn_stats {
-  uint64_t allocations;  /* buffer (re)allocations since init */
-  uint64_t slab_growths;
-  uint32_t slab_capacity;
-} lhn_stats;
-void lhn_parser_stats(const lhn_parser *p, lhn_stats *out);
-
-/* Free the buffers the core allocated itself (those of the memory hook stay
- * with the hook's owner). */
+/* Give back the held head and the repeat record. */
 void lhn_parser_destroy(lhn_parser *p);
 
 /* Names of llhttp methods in enum order: the 35 of HTTP_METHOD_MAP when
  * all is 0, the 47 of HTTP_ALL_METHOD_MAP when all is 1. */
 const char *const *lhn_method_names(int all, size_t *count);
-
-/* The well-known header names reuse tags refer to, in index order. */
-const char *const *lhn_known_names(size_t *count);
 
 /* Monotonic clock in nanoseconds (CLOCK_MONOTONIC). */
 uint64_t lhn_now_ns(void);

@@ -11,13 +11,14 @@ module.exports = {
   // parser[messageStart](): when the message under way began, in ms (0: none),
   // as of the event being delivered (lib/connections.js).
   messageStart: Symbol('llhttp-napi messageStart'),
-  // parser[headersDone](): whether its headers have completed, as of the
+  // parser[headersComplete](): whether its headers have completed, as of the
   // event being delivered (lib/connections.js).
-  headersDone: Symbol('llhttp-napi headersDone'),
+  headersComplete: Symbol('llhttp-napi headersComplete'),
   // parser[begunSinceInit](): whether a message began since initialize().
   begunSinceInit: Symbol('llhttp-napi begunSinceInit'),
   // parser[whenComplete](msg, fn): see HTTPParser (lib/incoming.js).
   whenComplete: Symbol('llhttp-napi whenComplete'),
-  // parser[coreStats](): the core's allocation counters (tests, benchmarks).
+  // parser[coreStats](): the core's counters for this parser: allocations,
+  // held bytes (tests, benchmarks).
   coreStats: Symbol('llhttp-napi coreStats'),
 };

@@ -1,0 +1,368 @@
+'use strict';
+// The native seam seen from JavaScript, and the one reader of the addon's
+// layout (src/core/lhn_contract.h, exported by src/binding/addon.cc).
+//
+// A call of the core borrows a workspace: the state block, event list and
+// pair table of one nesting depth of this thread, which the core writes and
+// JavaScript reads through typed arrays made once per thread. A parser owns
+// only its slot number (its native state). The replay of a call
+// (./replay.js) reads its events and the strings of its head here, until it
+// gives the workspace back; a handler that executes another parser meanwhile
+// borrows the next depth. How the pieces fit: docs/architecture.md.
+
+const binding = require('./native');
+
+// Every name of the layout lib/ uses: a build whose contract lacks one
+// refuses to load, naming it (see checkLayout()).
+const NEEDED = [
+  'EV_MESSAGE_BEGIN', 'EV_HEADERS', 'EV_HEADERS_COMPLETE', 'EV_BODY', 'EV_MESSAGE_COMPLETE',
+  'EV_KIND', 'EV_FIRST_PAIR', 'EV_PAIR_COUNT', 'EV_HEADER_PAIRS', 'EV_TEXT_START', 'EV_TEXT_END',
+  'EV_FLAGS', 'EV_STATUS', 'EV_METHOD', 'EV_HTTP_MAJOR', 'EV_HTTP_MINOR', 'EV_MESSAGE_NUMBER',
+  'EV_BODY_START', 'EV_BODY_LENGTH', 'EVENT_SLOTS',
+  'HC_UPGRADE', 'HC_KEEP_ALIVE', 'HC_REPEATS', 'HC_RECORDED',
+  'PAIR_NAME_START', 'PAIR_NAME_END', 'PAIR_VALUE_START', 'PAIR_VALUE_END', 'PAIR_KNOWN_NAME', 'PAIR_SLOTS',
+  'WS_COMMANDS', 'WS_TYPE', 'WS_MAX_HEADER', 'WS_LENIENT', 'WS_HANDLERS', 'WS_MAX_PAIRS',
+  'WS_EVENTS', 'WS_NREAD', 'WS_ERROR', 'WS_UPGRADED', 'WS_GENERATION',
+  'CMD_RESET', 'CMD_PAUSE', 'CMD_RESUME', 'CMD_HANDLERS', 'CMD_MAX_PAIRS',
+  'HAS_ON_HEADERS', 'HAS_ON_HEADERS_COMPLETE', 'REWIND_ANSWER', 'REWIND_FAIL', 'HPE_USER',
+];
+
+// The layout's numbers by name, or an error naming the first one missing.
+function checkLayout(layout, needed = NEEDED) {
+  const out = {};
+  for (const name of needed) {
+    const value = layout[name];
+    if (!Number.isInteger(value)) {
+      throw new Error(`llhttp-napi: the addon's layout has no ${name} (src/core/lhn_contract.h and ` +
+        'lib/workspace.js disagree: rebuild the addon, or fix the name)');
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+const {
+  EV_HEADERS, EV_HEADERS_COMPLETE, EV_MESSAGE_BEGIN, EV_MESSAGE_COMPLETE, EV_KIND, EV_FIRST_PAIR, EV_PAIR_COUNT,
+  EV_HEADER_PAIRS, EV_TEXT_START, EV_TEXT_END, EV_FLAGS, EV_STATUS, EV_METHOD, EV_HTTP_MAJOR,
+  EV_HTTP_MINOR, EV_MESSAGE_NUMBER, EV_BODY_START, EV_BODY_LENGTH, EVENT_SLOTS, HC_UPGRADE,
+  HC_KEEP_ALIVE, PAIR_NAME_START, PAIR_NAME_END, PAIR_VALUE_START, PAIR_VALUE_END, PAIR_KNOWN_NAME,
+  PAIR_SLOTS, WS_EVENTS, WS_NREAD, WS_ERROR, WS_UPGRADED, WS_GENERATION, WS_COMMANDS, WS_TYPE,
+  WS_MAX_HEADER, WS_LENIENT, WS_HANDLERS, WS_MAX_PAIRS, HPE_USER,
+  REWIND_ANSWER, REWIND_FAIL, EV_BODY,
+} = checkLayout(binding.layout);
+
+const KNOWN_NAMES = binding.knownHeaderNames;
+
+function parseError(bytesParsed, code, reason) {
+  const err = new Error('Parse Error');
+  err.bytesParsed = bytesParsed;
+  err.code = code;
+  err.reason = reason;
+  return err;
+}
+
+// One nesting depth's workspace.
+class Workspace {
+  constructor(depth) {
+    this.depth = depth;
+    this.generation = -1;
+    this.state = null;   // Int32Array: the state block
+    this.events = null;  // Int32Array: the event list
+    this.pairs = null;   // Int32Array: the pair table
+    this.text = undefined; // the text of the last call (undefined: none)
+    this.views();
+  }
+
+  // Views of the workspace's buffers, again whenever the core replaced one.
+  views() {
+    const buffers = binding.workspace(this.depth);
+    this.state = new Int32Array(buffers.state);
+    this.events = new Int32Array(buffers.events);
+    this.pairs = new Int32Array(buffers.pairs);
+    this.generation = this.state[WS_GENERATION];
+  }
+
+  // What every call leaves: its text, maybe new buffers.
+  called(text) {
+    this.text = text;
+    if (this.state[WS_GENERATION] !== this.generation) this.views();
+  }
+
+  // ---- calls of parser `slot` ----
+
+  // Commands (CMD_* bits) and their arguments for the parser about to be
+  // called: applied as its call begins.
+  commands(bits, type, maxHeaderSize, lenientFlags, handlers, maxPairs) {
+    const state = this.state;
+    state[WS_TYPE] = type;
+    state[WS_MAX_HEADER] = maxHeaderSize;
+    state[WS_LENIENT] = lenientFlags;
+    state[WS_HANDLERS] = handlers;
+    state[WS_MAX_PAIRS] = maxPairs;
+    state[WS_COMMANDS] = bits;
+  }
+
+  // Parses bytes [offset, offset + length) of an ArrayBuffer. Returns false,
+  // without parsing, for a SharedArrayBuffer (the caller copies).
+  parse(slot, arrayBuffer, offset, length) {
+    const text = binding.execute(slot, this.depth, arrayBuffer, offset, length);
+    if (text === false) return false;
+    this.called(text);
+    return true;
+  }
+
+  finish(slot) {
+    this.called(binding.finish(slot, this.depth));
+  }
+
+  // Re-parses bytes[0, length) (the last parsed) from the start, the
+  // handler of event `index` having answered `answer` (lhn_parser_rewind()).
+  // (Bytes a handler detached or shrank are re-parsed as they are now.)
+  rewindAnswer(slot, bytes, length, index, answer) {
+    this.called(binding.rewind(slot, this.depth, bytes.buffer, bytes.byteOffset,
+      Math.min(length, bytes.length), index, REWIND_ANSWER, answer, 0));
+  }
+
+  // The same, the handler of event `index` having thrown.
+  rewindFail(slot, bytes, length, index) {
+    const code = this.kind(index) === EV_BODY ? HPE_USER : -1;
+    this.called(binding.rewind(slot, this.depth, bytes.buffer, bytes.byteOffset,
+      Math.min(length, bytes.length), index, REWIND_FAIL, 0, code));
+  }
+
+  // ---- what the last call left ----
+
+  eventCount() {
+    return this.state[WS_EVENTS];
+  }
+
+  failed() {
+    return this.state[WS_ERROR] !== 0;
+  }
+
+  upgraded() {
+    return this.state[WS_UPGRADED] !== 0;
+  }
+
+  // What execute() returns: the bytes parsed, or the error.
+  result() {
+    const state = this.state;
+    return state[WS_ERROR] === 0 ? state[WS_NREAD] : this.error();
+  }
+
+  error() {
+    const info = binding.errorInfo(this.depth);
+    return parseError(this.state[WS_NREAD], info.code, info.reason);
+  }
+
+  // ---- events ----
+
+  kind(i) {
+    return this.events[i * EVENT_SLOTS + EV_KIND];
+  }
+
+  // Whether a message completes after event `i` and before the next begins.
+  completesAfter(i) {
+    const events = this.events;
+    const count = this.state[WS_EVENTS];
+    for (let k = i + 1; k < count; k++) {
+      const kind = events[k * EVENT_SLOTS + EV_KIND];
+      if (kind === EV_MESSAGE_COMPLETE) return true;
+      if (kind === EV_MESSAGE_BEGIN) return false;
+    }
+    return false;
+  }
+
+  // A body event's bytes: [bodyStart, bodyStart + bodyLength) of the input.
+  bodyStart(i) {
+    return this.events[i * EVENT_SLOTS + EV_BODY_START];
+  }
+
+  bodyLength(i) {
+    return this.events[i * EVENT_SLOTS + EV_BODY_LENGTH];
+  }
+
+  // HEADERS and HEADERS_COMPLETE: the pairs the event delivers (a count of
+  // -1 at HEADERS_COMPLETE: flushed earlier), and how many of a HEADERS
+  // event's pairs are the message's headers (the rest are trailers).
+  firstPair(i) {
+    return this.events[i * EVENT_SLOTS + EV_FIRST_PAIR];
+  }
+
+  pairCount(i) {
+    return this.events[i * EVENT_SLOTS + EV_PAIR_COUNT];
+  }
+
+  headerPairs(i) {
+    return this.events[i * EVENT_SLOTS + EV_HEADER_PAIRS];
+  }
+
+  // The URL or status text an event carries.
+  eventText(i) {
+    const at = i * EVENT_SLOTS;
+    return this.text === undefined ? '' :
+      this.text.substring(this.events[at + EV_TEXT_START], this.events[at + EV_TEXT_END]);
+  }
+
+  flags(i) {
+    return this.events[i * EVENT_SLOTS + EV_FLAGS];
+  }
+
+  messageNumber(i) {
+    return this.events[i * EVENT_SLOTS + EV_MESSAGE_NUMBER];
+  }
+
+  major(i) {
+    return this.events[i * EVENT_SLOTS + EV_HTTP_MAJOR];
+  }
+
+  minor(i) {
+    return this.events[i * EVENT_SLOTS + EV_HTTP_MINOR];
+  }
+
+  method(i) {
+    return this.events[i * EVENT_SLOTS + EV_METHOD];
+  }
+
+  statusCode(i) {
+    return this.events[i * EVENT_SLOTS + EV_STATUS];
+  }
+
+  upgrade(i) {
+    return (this.events[i * EVENT_SLOTS + EV_FLAGS] & HC_UPGRADE) !== 0;
+  }
+
+  keepAlive(i) {
+    return (this.events[i * EVENT_SLOTS + EV_FLAGS] & HC_KEEP_ALIVE) !== 0;
+  }
+
+  // ---- header strings ----
+
+  // [name, value, ...] of pairs [first, first + count). Well-known names
+  // come from a table made once.
+  headerArray(first, count) {
+    const out = new Array(count * 2);
+    const pairs = this.pairs;
+    const text = this.text;
+    for (let i = 0, p = first * PAIR_SLOTS; i < count; i++, p += PAIR_SLOTS) {
+      const known = pairs[p + PAIR_KNOWN_NAME];
+      out[2 * i] = known !== 0 ? KNOWN_NAMES[known - 1] :
+        text.substring(pairs[p + PAIR_NAME_START], pairs[p + PAIR_NAME_END]);
+      out[2 * i + 1] = text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
+    }
+    return out;
+  }
+
+  // The first value among pairs [first, first + count) whose name is `name`
+  // (ASCII case-insensitive), or undefined. Makes no string but the value.
+  headerValue(first, count, name) {
+    const pairs = this.pairs;
+    const text = this.text;
+    const length = name.length;
+    const end = (first + count) * PAIR_SLOTS;
+    for (let p = first * PAIR_SLOTS; p < end; p += PAIR_SLOTS) {
+      const start = pairs[p + PAIR_NAME_START];
+      if (pairs[p + PAIR_NAME_END] - start !== length) continue;
+      if (sameName(text, start, name)) {
+        return text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
+      }
+    }
+    return undefined;
+  }
+}
+
+// Whether text[start, start + name.length) is `name`, ASCII case-insensitive.
+function sameName(text, start, name) {
+  for (let j = 0; j < name.length; j++) {
+    let a = text.charCodeAt(start + j);
+    let b = name.charCodeAt(j);
+    if (a === b) continue;
+    if (a >= 0x41 && a <= 0x5a) a += 0x20;
+    if (b >= 0x41 && b <= 0x5a) b += 0x20;
+    if (a !== b) return false;
+  }
+  return true;
+}
+
+// ---- borrowing ----------------------------------------------------------------
+
+const workspaces = [];
+let depth = 0;
+
+// The workspace of the next call on this thread, until giveBack(): the
+// calls of one parser's replay (its execute, its rewinds) use it; a call
+// made meanwhile by a handler takes the next one.
+function borrow() {
+  const d = depth++;
+  const ws = workspaces[d];
+  return ws !== undefined ? ws : (workspaces[d] = new Workspace(d));
+}
+
+function giveBack(ws) {
+  depth = ws.depth;
+}
+
+// ---- pairs that outlive their call ----------------------------------------------
+
+// Pairs [first, first + count) of ws's last call, frozen after those of
+// `frozen` (null: none): the text and a copy of their offsets, so that they
+// are still read after the workspace serves other calls. Cuts no string.
+function freezePairs(frozen, ws, first, count) {
+  if (count === 0) return frozen;
+  const base = frozen === null ? 0 : frozen.text.length;
+  const offsets = frozen === null ? [] : frozen.offsets;
+  const pairs = ws.pairs;
+  for (let p = first * PAIR_SLOTS, end = (first + count) * PAIR_SLOTS; p < end; p += PAIR_SLOTS) {
+    offsets.push(base + pairs[p + PAIR_NAME_START], base + pairs[p + PAIR_NAME_END],
+      base + pairs[p + PAIR_VALUE_START], base + pairs[p + PAIR_VALUE_END]);
+  }
+  return { text: frozen === null ? ws.text : frozen.text + ws.text, offsets };
+}
+
+// [name, value, ...] of the frozen pairs, then of pairs [first, first +
+// count) of ws (during its call).
+function pairArray(frozen, ws, first, count) {
+  const out = [];
+  if (frozen !== null) {
+    const { text, offsets } = frozen;
+    for (let k = 0; k < offsets.length; k += 4) {
+      out.push(text.substring(offsets[k], offsets[k + 1]), text.substring(offsets[k + 2], offsets[k + 3]));
+    }
+  }
+  if (count === 0) return out;
+  const live = ws.headerArray(first, count);
+  return out.length === 0 ? live : out.concat(live);
+}
+
+// The first value among the same pairs whose name is `name` (ASCII
+// case-insensitive), or undefined.
+function pairValue(frozen, ws, first, count, name) {
+  if (frozen !== null) {
+    const { text, offsets } = frozen;
+    for (let k = 0; k < offsets.length; k += 4) {
+      if (offsets[k + 1] - offsets[k] === name.length && sameName(text, offsets[k], name)) {
+        return text.substring(offsets[k + 2], offsets[k + 3]);
+      }
+    }
+  }
+  return count === 0 ? undefined : ws.headerValue(first, count, name);
+}
+
+module.exports = {
+  borrow,
+  giveBack,
+  freezePairs,
+  pairArray,
+  pairValue,
+  checkLayout,
+  layout: checkLayout(binding.layout),
+  create: binding.create,
+  close: binding.close,
+  messageStart: binding.messageStart,
+  headersComplete: binding.headersComplete,
+  stats: binding.stats,
+  memory: binding.memory,
+  KNOWN_NAMES,
+  EVENT: { MESSAGE_BEGIN: EV_MESSAGE_BEGIN, HEADERS: EV_HEADERS, HEADERS_COMPLETE: EV_HEADERS_COMPLETE,
+    BODY: EV_BODY, MESSAGE_COMPLETE: EV_MESSAGE_COMPLETE },
+};

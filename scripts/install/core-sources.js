@@ -1,0 +1,12 @@
+'use strict';
+// The C core's source files (src/core), relative to the package root: the
+// one list that binding.gyp, the cross builds (scripts/prebuild.js), the
+// core's unit tests and the fuzzer compile.
+module.exports = [
+  'src/core/lhn_parser.c',
+  'src/core/lhn_buffers.c',
+  'src/core/lhn_known.c',
+  'src/core/lhn_repeat.c',
+  'src/core/lhn_pool.c',
+  'src/core/lhn_llhttp.c',
+];
