@@ -123,7 +123,7 @@ int lhn_held_store(lhn_parser *p, lhn_workspace *ws, uint32_t first, uint32_t co
   held->cap = (uint32_t)need;
   held->pair_count = count;
   held->text_len = to - from;
-  const int32_t *pair = lhn_pair_at(ws, first);
+  const int32_t *pair = count ? lhn_pair_at(ws, first) : NULL;
   int32_t shift = (int32_t)from;
   for (size_t i = 0; i < (size_t)count * LHN_PAIR_SLOTS; i += LHN_PAIR_SLOTS) {
     held->pairs[i + LHN_PAIR_NAME_START] = pair[i + LHN_PAIR_NAME_START] - shift;

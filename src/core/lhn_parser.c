@@ -222,6 +222,10 @@ static int on_header_field(llhttp_t *h, const char *at, size_t len) {
   if (starts) {
     rv = count_field(p);
     if (rv != 0) return leave(p, rv);
+  } else if (st->pair_count == st->pair_base) {
+    /* (a name goes on only after its start) */
+    set_error_reason(p, "HPE_INTERNAL:Header name without its start");
+    return leave(p, HPE_USER);
   }
   uint32_t after = starts ? LHN_FRESH
                           : (uint32_t)lhn_pair_at(p->ws, st->pair_count - 1)[LHN_PAIR_NAME_END];
@@ -417,8 +421,9 @@ static const llhttp_settings_t lhn_settings = {
 
 /* ---- a call: borrowing the workspace, holding what is pending --------------- */
 
-/* Whether the error stops the parser for good (a pause does not, nor an
- * upgrade, which report() resumes). */
+/* Whether llhttp's error stops the parser for good (a pause does not, nor
+ * an upgrade, which report() resumes). (What a call returns may differ:
+ * llhttp_finish() reports an unfinished message without keeping it.) */
 static int fatal(llhttp_errno_t err) {
   return err != HPE_OK && err != HPE_PAUSED && err != HPE_PAUSED_UPGRADE;
 }
@@ -447,6 +452,8 @@ static int begin_call(lhn_parser *p, lhn_workspace *ws, const char *data, size_t
   ws->text_len = 0;
   ws->saved_pair_count = 0;
   ws->mirror = NULL;
+  /* (a workspace never used has no tables yet) */
+  if ((ws->events == NULL || ws->pairs == NULL) && lhn_workspace_reserve(ws, 1, 1) != 0) return -1;
   if (p->held) {
     if (lhn_held_restore(p, ws) != 0) return -1;
     ws->saved_pair_count = st->pair_count;
@@ -498,16 +505,20 @@ static int end_call(lhn_parser *p, llhttp_errno_t err) {
   lhn_workspace *ws = p->ws;
   uint32_t pairs = st->pair_count - st->pair_base;
   uint32_t from = pending_from(p);
-  int pending = st->in_message && !fatal(err) && (pairs > 0 || from < st->span_end);
+  /* (after a message completes with fields pending, as the trailers' flush
+   * leaves them, the built-in flushes them again at another message
+   * complete without a begin: they stay until the next message begins) */
+  int live = st->in_message || st->num_fields != 0;
+  int pending = live && !fatal((llhttp_errno_t)st->llhttp.error) && (pairs > 0 || from < st->span_end);
   if (!pending) {
     lhn_held_free(p);
     return 0;
   }
   /* (where llhttp stopped, as report() counts it: a pause leaves the rest
    * of the input unread, one made before the call all of it) */
-  const char *end = ws->input + ws->input_len;
+  const char *end = ws->input ? ws->input + ws->input_len : NULL; /* (NULL: finish) */
   const char *pos = st->llhttp.error_pos;
-  if (err != HPE_OK) end = pos >= ws->input && pos <= end ? pos : ws->input;
+  if (end && err != HPE_OK) end = pos >= ws->input && pos <= end ? pos : ws->input;
   uint32_t to;
   if (!section_in_progress(st)) {
     /* (headers held for the trailers, or the URL only) */
@@ -515,9 +526,9 @@ static int end_call(lhn_parser *p, llhttp_errno_t err) {
   } else if (!ws->copying) {
     /* a head or trailers under way: what came of them, to the end of the
      * input, so that the next bytes follow on */
-    to = ws->origin && end >= ws->origin ? (uint32_t)(end - ws->origin) : st->span_end;
+    to = ws->origin && end && end >= ws->origin ? (uint32_t)(end - ws->origin) : st->span_end;
   } else {
-    if (ws->mirror && end > ws->mirror) {
+    if (ws->mirror && end && end > ws->mirror) {
       if (lhn_span_reserve(ws, end, 0, LHN_FRESH) != 0) return -1;
       lhn_span_put(ws, end, 0, LHN_FRESH);
     }

@@ -491,7 +491,12 @@ static void test_url_until_trailers(void) {
   CHECK(tr[LHN_EV_KIND] == LHN_EV_HEADERS && tr[LHN_EV_PAIR_COUNT] == 1 && tr[LHN_EV_HEADER_PAIRS] == 0);
   CHECK(text_is(tr[LHN_EV_TEXT_START], tr[LHN_EV_TEXT_END], "/some/url"));
   CHECK(text_is(pair(tr[LHN_EV_FIRST_PAIR])[0], pair(tr[LHN_EV_FIRST_PAIR])[1], "T"));
-  CHECK(lhn_parser_head_bytes(&p) == 0);
+  /* (the trailers' fields stay pending, as in the built-in, which flushes
+   * them again at a message complete without a begin; the next message
+   * drops them) */
+  CHECK(lhn_parser_head_bytes(&p) > 0);
+  exec(&p, "GET / HTTP/1.1\r\n\r\n", 18, &r);
+  CHECK(r.error == HPE_OK && lhn_parser_head_bytes(&p) == 0);
   lhn_parser_destroy(&p);
 }
 
@@ -540,6 +545,29 @@ static void test_nested_workspaces(void) {
   lhn_parser_destroy(&a);
   lhn_parser_destroy(&b);
   lhn_workspace_destroy(&inner);
+}
+
+/* llhttp_finish() in the middle of a head reports HPE_INVALID_EOF_STATE
+ * without keeping it: the head arriving goes on with the next bytes, so
+ * the parser keeps it held (found by the fuzzer). */
+static void test_finish_mid_head(void) {
+  lhn_parser p;
+  lhn_result r;
+  new_parser(&p, HTTP_REQUEST, 16384, 0);
+  exec(&p, "GET /a HTTP/1.1\r\nHo", 19, &r);
+  CHECK(r.error == HPE_OK && lhn_parser_head_bytes(&p) > 0);
+  lhn_parser_finish(&p, &W, &r);
+  CHECK(r.error == HPE_INVALID_EOF_STATE);
+  CHECK(lhn_parser_head_bytes(&p) > 0);
+  exec(&p, "st: x\r\n\r\n", 9, &r);
+  CHECK(r.error == HPE_OK);
+  const int32_t *hc = event(0);
+  CHECK(hc[LHN_EV_KIND] == LHN_EV_HEADERS_COMPLETE && hc[LHN_EV_PAIR_COUNT] == 1);
+  CHECK(text_is(hc[LHN_EV_TEXT_START], hc[LHN_EV_TEXT_END], "/a"));
+  CHECK(text_is(pair(hc[LHN_EV_FIRST_PAIR])[0], pair(hc[LHN_EV_FIRST_PAIR])[1], "Host"));
+  CHECK(text_is(pair(hc[LHN_EV_FIRST_PAIR])[2], pair(hc[LHN_EV_FIRST_PAIR])[3], "x"));
+  CHECK(lhn_parser_head_bytes(&p) == 0);
+  lhn_parser_destroy(&p);
 }
 
 /* Memory that runs out at any one allocation: the call fails with
@@ -642,6 +670,7 @@ int main(void) {
   test_url_until_trailers();
   test_folded_value();
   test_nested_workspaces();
+  test_finish_mid_head();
   test_out_of_memory();
   lhn_workspace_destroy(&W);
   return report("parser");
