@@ -317,4 +317,4 @@ function handler(name, tally) {
   }
 }
 
-module.exports = { NAMES, DESCRIPTIONS, DISTINCT, requests, serialize, forAutocannon, headerCount, digest, handler };
+module.exports = { NAMES, DESCRIPTIONS, DISTINCT, requests, serialize, forAutocannon, headerCount, digest, handler, jsonDocument };
