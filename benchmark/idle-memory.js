@@ -327,9 +327,11 @@ async function main() {
   if (options.json) fs.writeFileSync(options.json, JSON.stringify(out, null, 2));
 }
 
-if (process.argv[2] === '--child') {
+module.exports = { describeMedian, describeBreakdown };
+
+if (require.main === module && process.argv[2] === '--child') {
   server({ parser: process.argv[3], pkg: process.argv[4] });
-} else {
+} else if (require.main === module) {
   main().catch((err) => {
     console.error(err);
     process.exit(1);
