@@ -76,4 +76,4 @@ function describeSeries(title, series, { unit = 'req', indent = '   ', extraHead
   return lines;
 }
 
-module.exports = { soloRound, seriesStats, describeStats, describeSeries };
+module.exports = { soloRound, seriesStats, describeSeries };

@@ -27,7 +27,7 @@
 //  10. with --instructions: instructions.js, repeated and distinct (callgrind;
 //      slow, several minutes)
 //
-// About 12 minutes on 2 cores with the defaults (the e2e rounds take most).
+// About 12½ minutes on 2 cores with the defaults (the e2e rounds take 9 of them).
 // Prints issue 23's figures first (ratios with their intervals and what each
 // row measures), then repeated and distinct messages, then every figure;
 // with --targets each table also shows this project's target of the running

@@ -47,7 +47,7 @@
 //                            and by symbol, see server-profile.js; use few, long rounds)
 //        [--server-flags=--trace-gc,...]  (node flags of the server children)
 //
-// One workload with the defaults takes about 2 minutes (9 solo rounds of two
+// One workload with the defaults takes about 2½ minutes (9 solo rounds of two
 // servers, 9 paired rounds, one counting round).
 
 const fs = require('node:fs');
@@ -357,7 +357,7 @@ function summary(result) {
     .join('  ')).join('\n');
 }
 
-module.exports = { e2e, describe, summary, MODES };
+module.exports = { e2e, describe };
 
 if (require.main === module) {
   const { options } = common.parseArgs();
