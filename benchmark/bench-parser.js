@@ -20,56 +20,7 @@
 
 const common = require('./common');
 
-function main({ parser: which, len, n, vary, kind, count }, timer) {
-  const HTTPParser = common.loadParser(which);
-  const kOnHeaders = HTTPParser.kOnHeaders | 0;
-  const kOnHeadersComplete = HTTPParser.kOnHeadersComplete | 0;
-  const kOnBody = HTTPParser.kOnBody | 0;
-  const kOnMessageComplete = HTTPParser.kOnMessageComplete | 0;
-
-  // All buffers made before the timed loop.
-  const work = common.workload({ vary, kind, len, count });
-  const TYPE = HTTPParser[work.type];
-  const messages = work.buffers;
-  const header = messages[0];
-
-  const parser = new HTTPParser();
-  parser.initialize(TYPE, {});
-  parser.headers = [];
-  parser[kOnHeaders] = function() {};
-  parser[kOnHeadersComplete] = function() {};
-  parser[kOnBody] = function() {};
-  parser[kOnMessageComplete] = function() {};
-
-  // Check once, outside the timed loop, that the first message parses whole
-  // (the others are checked after the loop, so as not to warm up the JIT on
-  // the corpus before the clock starts).
-  const first = parser.execute(header, 0, header.length);
-  if (first !== header.length) throw new Error(`execute returned ${first}, expected ${header.length}`);
-  parser.initialize(TYPE, {});
-
-  let rate;
-  if (messages.length === 1) {
-    timer.start();
-    for (let i = 0; i < n; i++) {
-      parser.execute(header, 0, header.length);
-      parser.initialize(TYPE, {});
-    }
-    rate = timer.end(n);
-  } else {
-    const m = messages.length;
-    timer.start();
-    for (let i = 0; i < n; i++) {
-      const buf = messages[i % m];
-      parser.execute(buf, 0, buf.length);
-      parser.initialize(TYPE, {});
-    }
-    rate = timer.end(n);
-    common.verifyWorkload(HTTPParser, work);
-  }
-  return rate;
-}
-
+// (The timed loop, common.parseLoop, is paired.js's too.)
 common.createBenchmark(__filename, 'http/bench-parser.js',
-                       { n: [1e5], len: [4, 8, 16, 32], vary: [0, 1], kind: ['request'], count: [1000] }, main,
-                       { shown: common.shownParserConf });
+                       { n: [1e5], len: [4, 8, 16, 32], vary: [0, 1], kind: ['request'], count: [1000] },
+                       common.timeParse, { shown: common.shownParserConf });

@@ -63,17 +63,10 @@ function otherWork() {
   return memoryTraffic() + (nodeHttpWork() ? 1 : 0);
 }
 
-function makeParser(HTTPParser) {
-  const parser = new HTTPParser();
-  parser.initialize(HTTPParser.REQUEST, {});
-  parser[HTTPParser.kOnHeaders] = function() {};
-  parser[HTTPParser.kOnHeadersComplete] = function(major, minor, headers) {
-    if (headers !== undefined) lastHeaders = headers;
-    return 0;
-  };
-  parser[HTTPParser.kOnBody] = function() {};
-  parser[HTTPParser.kOnMessageComplete] = function() {};
-  return parser;
+// The headers the next message's node:http work is given.
+function onHeadersComplete(major, minor, headers) {
+  if (headers !== undefined) lastHeaders = headers;
+  return 0;
 }
 
 // One loop per parser, compiled separately (as in paired.js) so that its call
@@ -121,31 +114,29 @@ function main() {
   const batch = Number(options.batch || 1000);
   const warmup = Number(options.warmup || 4000);
   const messages = corpus.corpusBuffers('request', 1000, 1);
-  const loops = {
-    builtin: makeLoop('builtin', makeParser(common.loadParser('builtin')), messages, 1),
-    napi: makeLoop('napi', makeParser(common.loadParser('napi')), messages, 1),
-  };
+  const loops = {};
+  for (const name of common.PARSERS) {
+    const HTTPParser = common.loadParser(name);
+    loops[name] = makeLoop(name, common.makeParser(HTTPParser, HTTPParser.REQUEST, { kOnHeadersComplete: onHeadersComplete }),
+      messages, HTTPParser.REQUEST);
+  }
   const empty = makeEmptyLoop();
-  for (const name of ['builtin', 'napi']) loops[name](warmup);
+  for (const name of common.PARSERS) loops[name](warmup);
   empty(warmup);
   const ratios = [];
   const per = { builtin: [], napi: [], empty: [] };
   for (let b = 0; b < batches; b++) {
-    const order = b % 2 === 0 ? ['builtin', 'napi'] : ['napi', 'builtin'];
     const e = empty(batch) / batch;
     per.empty.push(e);
     const t = {};
-    for (const name of order) t[name] = loops[name](batch) / batch;
+    for (const name of common.roundOrder(b)) t[name] = loops[name](batch) / batch;
     per.builtin.push(t.builtin - e);
     per.napi.push(t.napi - e);
     ratios.push((t.builtin - e) / (t.napi - e));
   }
-  const logs = ratios.map(Math.log);
-  const mean = logs.reduce((a, x) => a + x, 0) / logs.length;
-  const sd = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (logs.length - 1));
-  const half = stats.tQuantile(0.975, logs.length - 1) * sd / Math.sqrt(logs.length);
+  const { geoMean, ci } = stats.geoMeanInterval(ratios);
   const out = {
-    batches, batch, median: stats.median(ratios), geoMean: Math.exp(mean), ci: [Math.exp(mean - half), Math.exp(mean + half)],
+    batches, batch, median: stats.median(ratios), geoMean, ci,
     builtinUs: stats.median(per.builtin) * 1000, napiUs: stats.median(per.napi) * 1000,
     emptyUs: stats.median(per.empty) * 1000,
   };
@@ -156,8 +147,8 @@ function main() {
       `${batches} pairs of ${batch} messages`);
     console.log(`  µs per message (execute + initialize): builtin ${out.builtinUs.toFixed(2)}, napi ${out.napiUs.toFixed(2)} ` +
       `(timer ${out.emptyUs.toFixed(2)} subtracted)`);
-    console.log(`  builtin / napi: median ${out.median.toFixed(3)}×, geometric mean ${out.geoMean.toFixed(3)}× ` +
-      `(95% CI ${out.ci[0].toFixed(3)}–${out.ci[1].toFixed(3)})`);
+    console.log(`  builtin / napi: median ${common.formatRatio(out.median, 3)}, geometric mean ${common.formatRatio(out.geoMean, 3)} ` +
+      `(95% CI ${common.formatInterval(out.ci, 3)})`);
   }
 }
 

@@ -45,7 +45,7 @@ async function compare({ file, runs = 6, overrides = {}, clock, onProgress = () 
   file = path.resolve(file);
   const rows = new Map();
   for (let run = 0; run < runs; run++) {
-    const order = run % 2 === 0 ? ['builtin', 'napi'] : ['napi', 'builtin'];
+    const order = common.roundOrder(run);
     for (let k = 0; k < order.length; k++) {
       const parser = order[k];
       onProgress({ file, run, runs, parser, step: run * 2 + k, steps: runs * 2 });
@@ -57,7 +57,7 @@ async function compare({ file, runs = 6, overrides = {}, clock, onProgress = () 
         }
         const key = configKey(line.conf);
         if (!rows.has(key)) {
-          rows.set(key, { name: line.name, config: key, samples: { builtin: [], napi: [] } });
+          rows.set(key, { name: line.name, config: key, samples: Object.fromEntries(common.PARSERS.map((p) => [p, []])) });
         }
         rows.get(key).samples[parser].push(line.rate);
       }
@@ -69,24 +69,11 @@ async function compare({ file, runs = 6, overrides = {}, clock, onProgress = () 
   return [...rows.values()];
 }
 
-function fmtRate(x) {
-  return common.formatRate(Math.round(x));
-}
-
-function fmtRatio(x) {
-  return x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(2) + '×';
-}
-
-function fmtP(p) {
-  if (p === null || p === undefined) return '—';
-  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-}
-
 function table(rows) {
   const head = ['benchmark', 'config', 'builtin ops/s', 'napi ops/s', 'napi/builtin', '95% CI', 'p', ''];
   const body = rows.map((r) => [
-    r.name, r.config, fmtRate(r.stats.medianA), fmtRate(r.stats.medianB), fmtRatio(r.stats.ratio),
-    r.stats.ci ? `${r.stats.ci[0].toFixed(2)}–${r.stats.ci[1].toFixed(2)}` : '—', fmtP(r.stats.p),
+    r.name, r.config, common.formatRate(Math.round(r.stats.medianA)), common.formatRate(Math.round(r.stats.medianB)),
+    common.formatRatio(r.stats.ratio), common.formatInterval(r.stats.ci), common.formatP(r.stats.p),
     r.stats.stars,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));

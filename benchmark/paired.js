@@ -18,71 +18,6 @@
 const common = require('./common');
 const stats = require('./stats');
 
-function makeParser(HTTPParser, TYPE) {
-  const parser = new HTTPParser();
-  parser.initialize(TYPE, {});
-  parser.headers = [];
-  parser[HTTPParser.kOnHeaders] = function() {};
-  parser[HTTPParser.kOnHeadersComplete] = function() {};
-  parser[HTTPParser.kOnBody] = function() {};
-  parser[HTTPParser.kOnMessageComplete] = function() {};
-  return parser;
-}
-
-// One loop per parser, compiled separately (new Function), so that its call
-// sites see one parser class only: closures made from the same source would
-// share type feedback and make both parsers' calls polymorphic. `pieces[i]`
-// is message i in its pieces; a corpus loop keeps its place between batches.
-function makeLoop(which, parser, pieces, TYPE) {
-  let body;
-  if (pieces.length === 1 && pieces[0].length === 1) {
-    body = `
-    const one = pieces[0][0];
-    return function loop_${which}(n) {
-      for (let i = 0; i < n; i++) {
-        parser.execute(one, 0, one.length);
-        parser.initialize(TYPE, {});
-      }
-    };`;
-  } else if (pieces.length === 1) {
-    body = `
-    const fragments = pieces[0];
-    return function loop_${which}(n) {
-      for (let i = 0; i < n; i++) {
-        for (let f = 0; f < fragments.length; f++) parser.execute(fragments[f], 0, fragments[f].length);
-        parser.initialize(TYPE, {});
-      }
-    };`;
-  } else if (pieces.every((p) => p.length === 1)) {
-    body = `
-    const messages = pieces.map((p) => p[0]);
-    const m = messages.length;
-    let j = 0;
-    return function loop_${which}(n) {
-      for (let i = 0; i < n; i++) {
-        const buf = messages[j];
-        if (++j === m) j = 0;
-        parser.execute(buf, 0, buf.length);
-        parser.initialize(TYPE, {});
-      }
-    };`;
-  } else {
-    body = `
-    const m = pieces.length;
-    let j = 0;
-    return function loop_${which}(n) {
-      for (let i = 0; i < n; i++) {
-        const fragments = pieces[j];
-        if (++j === m) j = 0;
-        for (let f = 0; f < fragments.length; f++) parser.execute(fragments[f], 0, fragments[f].length);
-        parser.initialize(TYPE, {});
-      }
-    };`;
-  }
-  // eslint-disable-next-line no-new-func
-  return new Function('parser', 'pieces', 'TYPE', `'use strict'; // ${which}\n${body}`)(parser, pieces, TYPE);
-}
-
 function timeBatch(loop, n, timer) {
   timer.start();
   loop(n);
@@ -94,11 +29,12 @@ function paired({ len = 8, frags = 1, vary = 0, kind = 'request', count = 1000, 
   const timer = new common.Timer(clock);
   const work = common.workload({ vary, kind, len, count, frags });
   const loops = {};
-  for (const which of ['builtin', 'napi']) {
+  for (const which of common.PARSERS) {
     const HTTPParser = common.loadParser(which);
     common.verifyWorkload(HTTPParser, work);
     const TYPE = HTTPParser[work.type];
-    loops[which] = makeLoop(which, makeParser(HTTPParser, TYPE), work.pieces, TYPE);
+    // One loop per parser, each compiled on its own (see common.parseLoop).
+    loops[which] = common.parseLoop(which, common.makeParser(HTTPParser, TYPE), work.pieces, TYPE);
   }
   for (let done = 0; done < warmup; done += 1000) {
     loops.builtin(1000);
@@ -107,24 +43,20 @@ function paired({ len = 8, frags = 1, vary = 0, kind = 'request', count = 1000, 
   const rates = { builtin: [], napi: [] };
   const ratios = [];
   for (let b = 0; b < batches; b++) {
-    const order = b % 2 === 0 ? ['builtin', 'napi'] : ['napi', 'builtin'];
     const r = {};
-    for (const which of order) r[which] = timeBatch(loops[which], batch, timer);
+    for (const which of common.roundOrder(b)) r[which] = timeBatch(loops[which], batch, timer);
     rates.builtin.push(r.builtin);
     rates.napi.push(r.napi);
     ratios.push(r.napi / r.builtin);
   }
-  const logs = ratios.map(Math.log);
-  const m = stats.mean(logs);
-  const se = Math.sqrt(stats.variance(logs) / logs.length);
-  const q = stats.tQuantile(0.975, logs.length - 1);
+  const { geoMean, ci } = stats.geoMeanInterval(ratios);
   return {
     len: vary === 1 || kind === 'response' ? null : len, frags, vary, kind, count: vary === 1 ? count : null, batches, batch, warmup, clock,
     builtin: stats.median(rates.builtin),
     napi: stats.median(rates.napi),
     medianRatio: stats.median(ratios),
-    geoMean: Math.exp(m),
-    ci: [Math.exp(m - q * se), Math.exp(m + q * se)],
+    geoMean,
+    ci,
     ratios,
   };
 }
@@ -160,7 +92,7 @@ if (require.main === module) {
     } else {
       console.log(`paired ${label(r)}: builtin ${common.formatRate(Math.round(r.builtin))} ops/s, ` +
                   `napi ${common.formatRate(Math.round(r.napi))} ops/s, ratio median ${r.medianRatio.toFixed(3)}, ` +
-                  `geometric mean ${r.geoMean.toFixed(3)} (95% CI ${r.ci[0].toFixed(3)}–${r.ci[1].toFixed(3)}, ${r.batches} pairs of ${r.batch})`);
+                  `geometric mean ${r.geoMean.toFixed(3)} (95% CI ${common.formatInterval(r.ci, 3)}, ${r.batches} pairs of ${r.batch})`);
     }
   }
 }

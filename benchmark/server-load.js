@@ -5,7 +5,7 @@
 // Driven over IPC:
 //   { type: 'run', id, workload, seed, connections, seconds, targets: [{ tag, port }] }
 //     → { type: 'started', id } once every instance has started,
-//       { type: 'done', id, results: { [tag]: { requests, rps, errors, non2xx, timeouts } } }
+//       { type: 'done', id, results: { [tag]: { requests, errors, non2xx, timeouts } } }
 //   { type: 'stop', id } ends a run early; { type: 'exit' }.
 
 const path = require('node:path');
@@ -33,6 +33,9 @@ function run({ id, workload, seed, connections, seconds, targets }) {
       duration: seconds,
       requests,
       timeout: 10,
+      // autocannon notices stop() at its next sample: sampling often makes a
+      // stopped run end at once rather than up to a second later.
+      sampleInt: 100,
     });
     instance.once('start', () => {
       if (++started === targets.length) process.send({ type: 'started', id });
@@ -42,7 +45,7 @@ function run({ id, workload, seed, connections, seconds, targets }) {
   runs.set(id, instances);
   Promise.all(instances.map(({ tag, instance }) => new Promise((resolve) => {
     instance.once('done', (r) => resolve([tag, {
-      requests: r.requests.total, rps: r.requests.average, errors: r.errors, non2xx: r.non2xx, timeouts: r.timeouts,
+      requests: r.requests.total, errors: r.errors, non2xx: r.non2xx, timeouts: r.timeouts,
     }]));
     instance.once('error', (err) => resolve([tag, { error: err.message }]));
   }))).then((pairs) => {

@@ -247,11 +247,16 @@ function v8Table(b, n, key, top) {
   return lines.join('\n');
 }
 
+// The rounds profiled: the paired ones (older runs: `rounds`).
+function profiledRounds(w) {
+  return w.paired ? w.paired.rounds : w.rounds || [];
+}
+
 function v8Report(run, dir, top) {
   const lines = [];
   for (const [workload, w] of Object.entries(run.workloads)) {
     const per = { builtin: [], napi: [] };
-    w.rounds.forEach((r, i) => {
+    profiledRounds(w).forEach((r, i) => {
       for (const p of ['builtin', 'napi']) {
         const file = path.join(dir, `${workload}-${p}-${i}.cpuprofile`);
         if (!fs.existsSync(file) || !r[p].window) continue;
@@ -288,7 +293,7 @@ if (require.main === module) {
   const top = Number(options.top || (options.perf ? 30 : 40));
   if (options.perf) {
     for (const [workload, w] of Object.entries(run.workloads)) {
-      w.rounds.forEach((r, i) => {
+      profiledRounds(w).forEach((r, i) => {
         if (r.perf) console.log(`== ${workload} round ${i + 1}\n${perfTable(perfReport(r.perf.recording, r.perf.servers), top)}\n`);
       });
     }

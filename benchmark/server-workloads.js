@@ -23,13 +23,18 @@
 //              browser requests and one API-like JSON POST in 8
 //   fastify    the same routes as a Fastify 5 app (benchmark/apps/fastify-app.js,
 //              its own JSON body parser), the same requests as express
+//   net-echo   the browser requests answered with a JSON echo of the method,
+//              URL, Host, User-Agent and body length: the node:http handler
+//              here for the built-in side; on our side server-child.js runs
+//              examples/net-server.js instead (our parser on node:net, no
+//              node:http), which answers the same
 
 const crypto = require('node:crypto');
 const corpus = require('./corpus');
 
 const { prng } = corpus;
 
-const NAMES = ['hello', 'browser', 'post-json', 'upload', 'express', 'fastify'];
+const NAMES = ['hello', 'browser', 'post-json', 'upload', 'express', 'fastify', 'net-echo'];
 
 const DESCRIPTIONS = {
   hello: 'keep-alive GET / (2 headers), response "Hello World"',
@@ -38,11 +43,13 @@ const DESCRIPTIONS = {
   upload: 'keep-alive PUT of 64 KiB (Content-Length, arrives in >= 2 reads); handler counts the bytes',
   express: 'Express 5 app (routes, a router, express.json() on POST) driven by the browser GETs + 1 JSON POST in 8',
   fastify: 'Fastify 5 app (the same routes, its JSON body parser) driven by the same requests as express',
+  'net-echo': 'the browser GETs answered with a JSON echo: napi = examples/net-server.js (our parser on node:net), ' +
+    'builtin = node:http',
 };
 
 // How many distinct requests each workload cycles through. autocannon builds
 // a buffer of every request for each connection, so these stay modest.
-const DISTINCT = { hello: 1, browser: 256, 'post-json': 64, upload: 8, express: 256, fastify: 256 };
+const DISTINCT = { hello: 1, browser: 256, 'post-json': 64, upload: 8, express: 256, fastify: 256, 'net-echo': 256 };
 
 // ------------------------------------------------------------ requests ----
 
@@ -176,6 +183,7 @@ function requests(name, { seed = 1, count = DISTINCT[name] } = {}) {
     case 'hello':
       return [{ method: 'GET', path: '/', headers: [['Host', 'localhost']], body: null }];
     case 'browser': return browserRequests(count, seed);
+    case 'net-echo': return browserRequests(count, seed);
     case 'post-json': return postJsonRequests(count, seed);
     case 'upload': return uploadRequests(count, seed);
     case 'express': return expressRequests(count, seed);
@@ -269,6 +277,24 @@ function handler(name, tally) {
           res.end(answer);
         });
       };
+    case 'net-echo':
+      // The answer of examples/net-server.js. A request that announces no body
+      // is answered at once (reading its empty body would cost node:http a
+      // stream's machinery the example does not have).
+      return (req, res) => {
+        tally.requests++;
+        const h = req.headers;
+        let bodyLength = 0;
+        const answer = () => {
+          const body = JSON.stringify({ method: req.method, url: req.url, host: h.host ?? null,
+            userAgent: h['user-agent'] ?? null, bodyLength });
+          res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+          res.end(body);
+        };
+        if (h['content-length'] === undefined && h['transfer-encoding'] === undefined) return answer();
+        req.on('data', (chunk) => { bodyLength += chunk.length; });
+        req.on('end', answer);
+      };
     case 'express': {
       const app = require('./apps/express-app').createApp();
       return (req, res) => {
@@ -291,4 +317,4 @@ function handler(name, tally) {
   }
 }
 
-module.exports = { NAMES, DESCRIPTIONS, DISTINCT, requests, serialize, forAutocannon, headerCount, digest, handler };
+module.exports = { NAMES, DESCRIPTIONS, DISTINCT, requests, serialize, forAutocannon, headerCount, digest, handler, jsonDocument };

@@ -1,8 +1,15 @@
 'use strict';
-// Small statistics for the benchmark reports: medians, Welch's t-test and the
-// confidence interval of a ratio, in the manner of Node's benchmark/compare.R
-// (which reports mean(new)/mean(old) - 1 with t.test's interval divided by
-// mean(old), and stars for p < 0.05, 0.01, 0.001).
+// The statistics of the benchmark reports, each figure's interval computed
+// here and nowhere else:
+//   compare(a, b)          fresh-process samples: Welch's t-test and the interval
+//                          of a ratio of means, in the manner of Node's
+//                          benchmark/compare.R (mean(new)/mean(old) - 1 with
+//                          t.test's interval divided by mean(old), stars for
+//                          p < 0.05, 0.01, 0.001);
+//   geoMeanInterval(r)     paired ratios (paired.js, cold.js): the geometric
+//                          mean with its t-interval on the log ratios;
+//   ratioStats(r)          e2e rounds (server.js, client.js): the median with its
+//                          distribution-free interval, and the geometric mean.
 
 function median(values) {
   const s = [...values].sort((a, b) => a - b);
@@ -127,4 +134,54 @@ function compare(a, b) {
   return out;
 }
 
-module.exports = { median, mean, variance, tTwoSided, tQuantile, stars, compare };
+// Ratios of paired samples (one per pair of batches or rounds): their
+// geometric mean with its 95% interval (t on the log ratios) and the p of
+// "no difference" (log ratio 0). Interval and p are null below 2 ratios.
+function geoMeanInterval(ratios) {
+  const logs = ratios.map(Math.log);
+  const m = mean(logs);
+  const out = { geoMean: Math.exp(m), ci: null, p: null, stars: '' };
+  if (logs.length < 2) return out;
+  const se = Math.sqrt(variance(logs) / logs.length);
+  const q = tQuantile(0.975, logs.length - 1);
+  out.ci = [Math.exp(m - q * se), Math.exp(m + q * se)];
+  out.p = se > 0 ? tTwoSided(m / se, logs.length - 1) : (m === 0 ? 1 : 0);
+  out.stars = stars(out.p);
+  return out;
+}
+
+// P(B <= k) for B ~ Binomial(n, 1/2).
+function binomialCdf(k, n) {
+  let sum = 0;
+  let term = 0.5 ** n; // C(n, 0) / 2^n
+  for (let i = 0; i <= k; i++) {
+    sum += term;
+    term = (term * (n - i)) / (i + 1);
+  }
+  return sum;
+}
+
+// Distribution-free interval of the median: (x(k), x(n+1-k)), the narrowest
+// whose coverage 1 - 2 P(B(n, 1/2) < k) is at least `level`. Null below 6 values.
+function medianInterval(values, level = 0.95) {
+  const s = [...values].sort((a, b) => a - b);
+  const n = s.length;
+  let best = null;
+  for (let k = 1; k <= n / 2; k++) {
+    const coverage = 1 - 2 * binomialCdf(k - 1, n);
+    if (coverage < level) break;
+    best = { ci: [s[k - 1], s[n - k]], coverage };
+  }
+  return best;
+}
+
+// Ratios of rounds: the median with its distribution-free interval (robust to
+// one disturbed round), and beside it the geometric mean with its t-interval.
+function ratioStats(ratios) {
+  const g = geoMeanInterval(ratios);
+  const mi = medianInterval(ratios);
+  return { n: ratios.length, median: median(ratios), ci: mi ? mi.ci : null, coverage: mi ? mi.coverage : null,
+    geoMean: g.geoMean, geoCi: g.ci, p: g.p, stars: g.stars };
+}
+
+module.exports = { median, mean, variance, tTwoSided, tQuantile, stars, compare, geoMeanInterval, medianInterval, ratioStats };

@@ -76,18 +76,13 @@ int main(int argc, char **argv) {
 
   llhttp_settings_t settings;
   llhttp_settings_init(&settings);
-  settings.on_message_begin = noop;
-  settings.on_url = noop_data;
-  settings.on_status = noop_data;
-  settings.on_header_field = noop_data;
-  settings.on_header_value = noop_data;
-  settings.on_chunk_extension_name = noop_data;
-  settings.on_chunk_extension_value = noop_data;
-  settings.on_headers_complete = noop;
-  settings.on_body = noop_data;
-  settings.on_message_complete = noop;
-  settings.on_chunk_header = noop;
-  settings.on_chunk_complete = noop;
+  llhttp_cb *events[] = { &settings.on_message_begin, &settings.on_headers_complete,
+    &settings.on_message_complete, &settings.on_chunk_header, &settings.on_chunk_complete };
+  llhttp_data_cb *spans[] = { &settings.on_url, &settings.on_status, &settings.on_header_field,
+    &settings.on_header_value, &settings.on_chunk_extension_name, &settings.on_chunk_extension_value,
+    &settings.on_body };
+  for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) *events[i] = noop;
+  for (size_t i = 0; i < sizeof spans / sizeof spans[0]; i++) *spans[i] = noop_data;
 
   llhttp_t parser;
   llhttp_init(&parser, HTTP_REQUEST, &settings);
