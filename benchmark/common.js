@@ -85,15 +85,19 @@ function whichParser(parser, ours) {
     parser.constructor.name;
 }
 
-// The core's counters of a parser of ours (lib/hooks.js coreStats: allocations,
+// The core's counters of a parser of ours (lib/parser-hooks.js coreStats: the
 // bytes it holds), or null where the parser is not ours or this version of
 // lib/ has no such hook. The one place a benchmark reads lib/'s internals.
 function coreStats(parser, pkg = ROOT) {
   let hooks;
   try {
-    hooks = require(path.join(pkg, 'lib', 'hooks.js'));
+    hooks = require(path.join(pkg, 'lib', 'parser-hooks.js'));
   } catch {
-    return null;
+    try {
+      hooks = require(path.join(pkg, 'lib', 'hooks.js')); // (before the rename)
+    } catch {
+      return null;
+    }
   }
   const read = hooks.coreStats && parser ? parser[hooks.coreStats] : undefined;
   return typeof read === 'function' ? read.call(parser) : null;
