@@ -2,7 +2,7 @@
   "targets": [
     {
       "target_name": "llhttp_napi",
-      "sources": ["src/core/lhn_parser.c", "src/core/lhn_llhttp.c", "src/binding/addon.cc"],
+      "sources": ["src/core/lhn_parser.c", "src/core/lhn_llhttp.c", "src/core/lhn_clock.c", "src/binding/addon.cc"],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",
         "<!(node scripts/install/llhttp.js include)"

@@ -202,7 +202,7 @@ class HTTPParser {
   _duration() {
     if (this._closed) return undefined;
     const start = this._core.messageStart();
-    // The core stamps message starts with CLOCK_MONOTONIC, like hrtime.
+    // The core stamps message starts with the clock nowMs() reads.
     return start === 0 ? 0 : connections.nowMs() - start;
   }
 

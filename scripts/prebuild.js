@@ -171,10 +171,10 @@ function zig() {
   return exe;
 }
 
-const SOURCES_C = ['src/core/lhn_parser.c', 'src/core/lhn_llhttp.c'];
+const SOURCES_C = ['src/core/lhn_parser.c', 'src/core/lhn_llhttp.c', 'src/core/lhn_clock.c'];
 const SOURCE_CC = 'src/binding/addon.cc';
 
-// The other targets: the three sources compiled and linked directly, with
+// The other targets: the C sources and the binding compiled and linked directly, with
 // binding.gyp's defines and flags.
 function buildCross(name, t, dest) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `llhttp-napi-${name}-`));

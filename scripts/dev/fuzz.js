@@ -122,9 +122,13 @@ function ensureToolchain() {
 function coreDir(rev) {
   if (!rev) return path.join(ROOT, 'src', 'core');
   const dir = path.join(BUILD, 'rev-core');
+  fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  for (const name of ['lhn_parser.c', 'lhn_parser.h', 'lhn_llhttp.c', 'lhn_llhttp.h']) {
+  // (lhn_clock.[ch] came later: a revision before them has none.)
+  const optional = new Set(['lhn_clock.c', 'lhn_clock.h']);
+  for (const name of ['lhn_parser.c', 'lhn_parser.h', 'lhn_llhttp.c', 'lhn_llhttp.h', 'lhn_clock.c', 'lhn_clock.h']) {
     const r = spawnSync('git', ['show', `${rev}:src/core/${name}`], { cwd: ROOT, maxBuffer: 1 << 26 });
+    if (r.status !== 0 && optional.has(name)) continue;
     if (r.status !== 0) throw new Error(`fuzz: git show ${rev}:src/core/${name} failed`);
     fs.writeFileSync(path.join(dir, name), r.stdout);
   }
@@ -142,6 +146,7 @@ function build(rev) {
     '-I', core, '-I', found.include,
     path.join(core, 'lhn_parser.c'),
     path.join(core, 'lhn_llhttp.c'),
+    ...(fs.existsSync(path.join(core, 'lhn_clock.c')) ? [path.join(core, 'lhn_clock.c')] : []),
     path.join(FUZZ, 'fuzz_parser.c'),
     found.lib, '-o', EXE];
   console.log(`fuzz: building ${path.relative(ROOT, EXE)} with ${clang} against llhttp ${found.version}` +

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 199309L
 
 #include "lhn_parser.h"
+#include "lhn_clock.h"
 #include "lhn_llhttp.h"
 
 #include <stdlib.h>
@@ -21,12 +22,6 @@
 
 static lhn_parser *from_llhttp(llhttp_t *h) {
   return (lhn_parser *)((char *)h - offsetof(lhn_parser, st.llhttp));
-}
-
-uint64_t lhn_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- growable buffers ---------------------------------------------------- */

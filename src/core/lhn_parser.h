@@ -353,9 +353,6 @@ const char *const *lhn_method_names(int all, size_t *count);
 /* The well-known header names reuse tags refer to, in index order. */
 const char *const *lhn_known_names(size_t *count);
 
-/* Monotonic clock in nanoseconds (CLOCK_MONOTONIC). */
-uint64_t lhn_now_ns(void);
-
 #ifdef __cplusplus
 }
 #endif
