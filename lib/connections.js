@@ -32,15 +32,19 @@
 // version.
 
 const hooks = require('./parser-hooks');
+const native = require('./native');
 
 const lists = new WeakMap();
 const patched = new WeakSet();
 const listOf = new WeakMap(); // parser -> the ConnectionsList it is in
 
-function nowMs() {
-  // uv_hrtime()'s clock (CLOCK_MONOTONIC), as the core stamps message starts.
+// The clock the core stamps message starts with, in ms: the running node's
+// uv_hrtime() (src/core/lhn_clock.h), which process.hrtime reads too; where
+// the addon found none, the core's own clock, read through the addon.
+function hrtimeMs() {
   return Number(process.hrtime.bigint()) / 1e6;
 }
+const nowMs = native.clockSource === 'uv_hrtime' ? hrtimeMs : native.nowMs;
 
 function startOf(parser) {
   return parser[hooks.messageStart]();

@@ -199,7 +199,7 @@ class HTTPParser {
   _duration() {
     if (this._closed) return undefined;
     const start = this._replay.messageStart(connections.nowMs);
-    // The core stamps message starts with CLOCK_MONOTONIC, like hrtime.
+    // The core stamps message starts with the clock nowMs() reads.
     return start === 0 ? 0 : connections.nowMs() - start;
   }
 

@@ -174,7 +174,7 @@ function zig() {
 const SOURCES_C = require('./install/core-sources');
 const SOURCE_CC = 'src/binding/addon.cc';
 
-// The other targets: the three sources compiled and linked directly, with
+// The other targets: the C sources and the binding compiled and linked directly, with
 // binding.gyp's defines and flags.
 function buildCross(name, t, dest) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `llhttp-napi-${name}-`));

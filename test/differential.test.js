@@ -2,8 +2,9 @@
 // Differential test: a fixed-seed run of generated requests and responses
 // (test/support/generate.js), valid and malformed, cut at random points,
 // through the built-in parser and ours; every outcome must match
-// (test/support/differential-harness.js), except the documented llhttp
-// 9.2.1 (ours) / 9.3.1 (Node 20) differences, which are counted.
+// (test/support/differential-harness.js), except the known differences of
+// docs/differences.md (llhttp 9.2.1 / 9.3.1, the built-in's stale count
+// after an unseen upgrade), which are counted.
 // Long runs: node scripts/dev/differential.js --cases 200000 --seed N
 const test = require('node:test');
 const assert = require('node:assert');
@@ -27,7 +28,7 @@ test(`differential: ${CASES} generated cases (seed ${SEED}) match the built-in p
         reproSnippet(tc).slice(0, 2000));
     }
   }
-  for (const [note, n] of known) t.diagnostic(`known llhttp version difference (${n}): ${note}`);
+  for (const [note, n] of known) t.diagnostic(`known difference (${n}): ${note}`);
   assert.deepStrictEqual(mismatches, []);
 });
 
@@ -218,4 +219,38 @@ test('differential: kOnMessageComplete throwing inside finish() leaves the parse
     return ev;
   };
   assert.deepStrictEqual(run(HTTPParser), run(BuiltinParser));
+});
+
+// --- known differences ----------------------------------------------------------
+
+// Case 45104:458284 of a long run (docs/differences.md): a CONNECT request
+// with no kOnHeadersComplete handler to see its upgrade flag, then more
+// bytes. llhttp stops on them with a lingering error, hidden by the upgrade
+// flag; the built-in's count is then error_pos - data with error_pos in an
+// earlier buffer (whatever lies between two allocations: 1 on 22 and 24, 337
+// on 26, -7 in the long run), ours is what llhttp parsed of this buffer: 0.
+test('differential: a stale count after an upgrade no kOnHeadersComplete saw is a known difference, not a mismatch', () => {
+  const { STALE_AFTER_UPGRADE } = require('./support/differential-harness');
+  const chunks = ['CONNECT \ng:\r\n\r\n', '0', '0'].map((c) => Buffer.from(c, 'latin1'));
+  const tc = { id: 'stale', type: 'request', chunks, input: Buffer.concat(chunks), lenient: 0, maxHeaderSize: 0,
+    answers: [], finish: false, view: 'uint8', missing: ['kOnHeadersComplete'] };
+  const res = compareCase(HTTPParser, tc);
+  // 'same' when the built-in's stale count falls outside [0, 1] (the rule
+  // for those) or happens to be 0
+  assert.ok(res.status === 'same' || (res.status === 'known' && res.note === STALE_AFTER_UPGRADE), JSON.stringify(res));
+  assert.deepStrictEqual(res.records.ours.map((s) => s.result), [['ok', 15], ['ok', 1], ['ok', 0]]);
+  const again = compareCase(HTTPParser, generateCase(45104, 458284));
+  assert.ok(again.status === 'same' || again.note === STALE_AFTER_UPGRADE, JSON.stringify(again.status));
+  // Not a cover for other differences: the same counts after a message
+  // that did not upgrade, or with an event after the upgrade, stay mismatches.
+  const { staleCountAfterUnseenUpgrade } = require('./support/differential-harness');
+  const step = (length, result, events = []) => ({ op: 'execute', length, events, result, prelude: false });
+  const mismatch = { status: 'mismatch', where: 2 };
+  const b = [step(15, ['ok', 15], [['begin'], ['complete']]), step(1, ['ok', 1]), step(1, ['ok', 1])];
+  const o = [step(15, ['ok', 15], [['begin'], ['complete']]), step(1, ['ok', 1]), step(1, ['ok', 0])];
+  assert.strictEqual(staleCountAfterUnseenUpgrade(tc, mismatch, b, o), STALE_AFTER_UPGRADE);
+  const get = { ...tc, chunks: ['GET / HTTP/1.1\r\n\r\n', '0', '0'].map((c) => Buffer.from(c)) };
+  assert.strictEqual(staleCountAfterUnseenUpgrade(get, mismatch, b, o), null);
+  const withEvent = [...b.slice(0, 2), step(1, ['ok', 1], [['begin']])];
+  assert.strictEqual(staleCountAfterUnseenUpgrade(tc, mismatch, withEvent, o), null);
 });

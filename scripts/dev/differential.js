@@ -175,7 +175,7 @@ function main() {
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`differential: seed ${o.seed}, cases ${o.start}..${o.start + o.cases - 1}: ` +
-    `${counts.same} same, ${counts.known} known llhttp 9.2/9.3 differences, ${counts.mismatch} mismatches (${seconds} s)`);
+    `${counts.same} same, ${counts.known} known differences, ${counts.mismatch} mismatches (${seconds} s)`);
   for (const [note, n] of known) console.log(`  known (${n}): ${note}`);
   const summary = { seed: o.seed, start: o.start, cases: o.cases, counts, known: Object.fromEntries(known), groups: [] };
   for (const [sig, list] of groups) {

@@ -25,7 +25,7 @@ function main() {
   for (const test of fs.readdirSync(TESTS).filter((f) => /^test_.*\.c$/.test(f)).sort()) {
     const exe = path.join(out, path.basename(test, '.c') + (sanitize ? '_sanitized' : ''));
     const build = spawnSync(cc, [...flags, ...coreSources.map((file) => path.join(ROOT, file)),
-      path.join(TESTS, test), found.lib, '-o', exe], { stdio: 'inherit' });
+      path.join(TESTS, test), found.lib, '-ldl', '-o', exe], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status || 1);
     const run = spawnSync(exe, [], { stdio: 'inherit', env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } });
     if (run.status !== 0) failed++;

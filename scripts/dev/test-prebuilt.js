@@ -11,8 +11,9 @@
 //    (versions.llhttp === process.versions.llhttp).
 // 3. An application served by llhttp-napi with `node -r llhttp-napi/register`
 //    (server connection and client response both use its parser).
-// 4. test/conformance.test.js and test/install.test.js (or the files given
-//    after --) in a copy of the installed package (its lib/ and prebuilds/,
+// 4. test/conformance.test.js, test/install.test.js and test/clock.test.js
+//    (node:http's timeouts with this platform's clock), or the files given
+//    after --, in a copy of the installed package (its lib/ and prebuilds/,
 //    this checkout's test/ and node_modules/).
 //
 //   node scripts/dev/test-prebuilt.js <llhttp-napi-x.y.z.tgz | folder holding it> [-- test files]
@@ -59,7 +60,7 @@ server.listen(0, '127.0.0.1', () => {
 
 function main(argv) {
   const dash = argv.indexOf('--');
-  const files = dash < 0 ? ['test/conformance.test.js', 'test/install.test.js'] : argv.slice(dash + 1);
+  const files = dash < 0 ? ['test/conformance.test.js', 'test/install.test.js', 'test/clock.test.js'] : argv.slice(dash + 1);
   let tarball = path.resolve((dash < 0 ? argv : argv.slice(0, dash))[0] || '');
   // A folder: the one llhttp-napi-*.tgz in it (the workflow's artifact).
   if (fs.existsSync(tarball) && fs.statSync(tarball).isDirectory()) {

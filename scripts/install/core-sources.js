@@ -8,5 +8,6 @@ module.exports = [
   'src/core/lhn_known.c',
   'src/core/lhn_repeat.c',
   'src/core/lhn_pool.c',
+  'src/core/lhn_clock.c',
   'src/core/lhn_llhttp.c',
 ];

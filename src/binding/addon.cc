@@ -20,6 +20,7 @@
 #include <vector>
 
 extern "C" {
+#include "../core/lhn_clock.h"
 #include "../core/lhn_known.h"
 #include "../core/lhn_llhttp.h"
 #include "../core/lhn_parser.h"
@@ -520,6 +521,31 @@ const LlhttpChoice& ChooseLlhttp(Napi::Env env) {
   return choice;
 }
 
+// The clock message starts are stamped with: the running node's uv_hrtime(),
+// process.hrtime's and node:http's own (src/core/lhn_clock.h), installed once
+// per process; "platform" where node exports none (lib/ then reads nowMs()).
+const char* InstallClock() {
+  static const bool installed = [] {
+    lhn_clock_use(lhn_clock_from_runtime());
+    return lhn_clock_installed() != 0;
+  }();
+  return installed ? "uv_hrtime" : "platform";
+}
+
+// nowMs(): the core's clock, in ms.
+Napi::Value NowMs(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(lhn_now_ns()) / 1e6);
+}
+
+// clockForTesting(runtime, platformOffsetMs): tests only (test/clock.test.js).
+// The runtime's clock or the platform's, the latter shifted by an offset that
+// stands in for a clock API of another origin.
+Napi::Value ClockForTesting(const Napi::CallbackInfo& info) {
+  lhn_clock_use(info[0].ToBoolean().Value() ? lhn_clock_from_runtime() : nullptr);
+  lhn_clock_set_platform_offset(static_cast<int64_t>(info[1].ToNumber().DoubleValue() * 1e6));
+  return Napi::String::New(info.Env(), lhn_clock_installed() ? "uv_hrtime" : "platform");
+}
+
 // Every list of src/core/lhn_contract.h by name (EV_HEADERS, PAIR_NAME_START,
 // WS_EVENTS, ...), the slot counts, and the llhttp error number lib/ needs.
 // Frozen.
@@ -602,6 +628,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports["llhttpSource"] = Napi::String::New(env, llhttp.impl->source);
   exports["napiVersion"] = Napi::Number::New(env, NAPI_VERSION);
   exports["layout"] = Layout(env);
+  exports["clockSource"] = Napi::String::New(env, InstallClock());
+  exports["nowMs"] = Napi::Function::New(env, NowMs, "nowMs");
+  exports["clockForTesting"] = Napi::Function::New(env, ClockForTesting, "clockForTesting");
   return exports;
 }
 

@@ -1,16 +1,14 @@
 /* llhttp-napi core: the llhttp callbacks and the public API. See
  * lhn_parser.h for the contract; the buffers are lhn_buffers.c's, the
  * known-name table lhn_known.c's, the repeat record lhn_repeat.c's. */
-#define _POSIX_C_SOURCE 199309L
-
 #include "lhn_parser.h"
 #include "lhn_buffers.h"
+#include "lhn_clock.h"
 #include "lhn_known.h"
 #include "lhn_llhttp.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Chunk extensions allowed per chunk line, as in Node 20. */
 #define LHN_MAX_CHUNK_EXTENSIONS 16384
@@ -20,12 +18,6 @@ static const char OUT_OF_MEMORY_REASON[] = "Out of memory";
 
 static lhn_parser *from_llhttp(llhttp_t *h) {
   return (lhn_parser *)((char *)h - offsetof(lhn_parser, st.llhttp));
-}
-
-uint64_t lhn_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- callback plumbing ---------------------------------------------------- */

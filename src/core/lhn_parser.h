@@ -292,8 +292,6 @@ void lhn_parser_destroy(lhn_parser *p);
  * all is 0, the 47 of HTTP_ALL_METHOD_MAP when all is 1. */
 const char *const *lhn_method_names(int all, size_t *count);
 
-/* Monotonic clock in nanoseconds (CLOCK_MONOTONIC). */
-uint64_t lhn_now_ns(void);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
 // pair limit, 24.21 and 24.22 on IncomingMessage's fast dump). The suites
 // run every expectation on the built-in as well, so a wrong measurement
 // fails there. Independent of lib/ (lib/node-line.js measures for lib).
+const http = require('node:http');
 const { HTTPParser } = require('_http_common');
 const { IncomingMessage } = require('_http_incoming');
 
@@ -49,4 +50,28 @@ function freshIsIdle(list) {
   }
 }
 
-module.exports = { fastIncoming, limitsHeaderPairs, freshIsIdle };
+// The newer options of http.createServer() and http.request() the running
+// Node has: one it knows rejects a value of the wrong type or outside its set
+// (optimizeEmptyRequests from 24.12, httpValidation from 24.19 and 26.3,
+// server and client); one it does not know is ignored.
+function rejects(fn) {
+  try {
+    fn();
+    return false;
+  } catch (err) {
+    return err.code === 'ERR_INVALID_ARG_TYPE' || err.code === 'ERR_INVALID_ARG_VALUE';
+  }
+}
+const serverOptions = {
+  optimizeEmptyRequests: rejects(() => http.createServer({ optimizeEmptyRequests: 'not a boolean' })),
+  httpValidation: rejects(() => http.createServer({ httpValidation: 'not a mode' })),
+};
+const clientOptions = {
+  httpValidation: rejects(() => {
+    const req = http.request({ host: '127.0.0.1', port: 9, agent: false, httpValidation: 'not a mode' });
+    req.on('error', () => {});
+    req.destroy();
+  }),
+};
+
+module.exports = { fastIncoming, limitsHeaderPairs, freshIsIdle, serverOptions, clientOptions };
