@@ -22,6 +22,9 @@ const {
 } = workspace.layout;
 const { REQUEST, kOnMessageBegin, kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete,
   kOnExecute } = line.statics;
+// The running line's behaviours (./node-line.js), as constants of this module.
+const { limitsHeaderPairs, keepsHandlers, handlerLookupDropsException, headersThrowIsLate,
+  headersThrowHidesResult } = line;
 
 const MAX_INT32 = 2 ** 31 - 1;
 const EMPTY = Buffer.alloc(0);
@@ -136,11 +139,7 @@ class Replay {
     const ws = workspace.borrow();
     if (this.commands !== 0) this.sendCommands(ws);
     try {
-      if (!ws.parse(this.slot, bytes.buffer, bytes.byteOffset, length)) {
-        // (Bytes in a SharedArrayBuffer: parsed from a copy.)
-        bytes = Buffer.from(bytes.subarray(0, length));
-        ws.parse(this.slot, bytes.buffer, bytes.byteOffset, length);
-      }
+      ws.parse(this.slot, bytes, length);
       this.commands = 0;
     } catch (err) {
       workspace.giveBack(ws);
@@ -223,7 +222,7 @@ class Replay {
       this.handlers = has;
       this.commands |= CMD_HANDLERS;
     }
-    if (line.limitsHeaderPairs) {
+    if (limitsHeaderPairs) {
       const max = this.parser.maxHeaderPairs;
       const pairs = typeof max === 'number' && max > 0 ? Math.min(Math.floor(max), MAX_INT32) : 0;
       if (pairs !== this.maxPairs) {
@@ -404,7 +403,7 @@ class Replay {
   // first function found in kOnHeadersComplete, kOnBody or kOnMessageComplete
   // stays until initialize().
   handler(slot) {
-    if (!line.keepsHandlers || slot < kOnHeadersComplete) return this.parser[slot];
+    if (!keepsHandlers || slot < kOnHeadersComplete) return this.parser[slot];
     const held = this.heldHandlers;
     if (held !== null && held[slot] !== null) return held[slot];
     const cb = this.parser[slot];
@@ -439,13 +438,13 @@ class Replay {
       if (this.silenced) break;
       const kind = ws.kind(i);
       // (22 on: the built-in's lookup of the next handler drops it.)
-      if (line.handlerLookupDropsException) late = false;
+      if (handlerLookupDropsException) late = false;
       let answer = 0;
       try {
         this.at = i;
         answer = this.deliver(kind, i, input);
       } catch (err) {
-        if (kind === MESSAGE_BEGIN || (kind === HEADERS && line.headersThrowIsLate)) {
+        if (kind === MESSAGE_BEGIN || (kind === HEADERS && headersThrowIsLate)) {
           late = true;
           lateError = err;
         }
@@ -472,11 +471,11 @@ class Replay {
     // (An upgrade resumes llhttp, which also undoes a pause() made by a
     // handler of this call.)
     if (ws.upgraded()) this.commands &= ~CMD_PAUSE;
-    if (headersThrew && line.headersThrowHidesResult) {
+    if (headersThrew && headersThrowHidesResult) {
       if (late) throw lateError;
       return undefined;
     }
-    if (late && (!ws.failed() || !line.handlerLookupDropsException)) throw lateError;
+    if (late && (!ws.failed() || !handlerLookupDropsException)) throw lateError;
     return ws.result();
   }
 

@@ -24,7 +24,7 @@ const NEEDED = [
   'WS_COMMANDS', 'WS_TYPE', 'WS_MAX_HEADER', 'WS_LENIENT', 'WS_HANDLERS', 'WS_MAX_PAIRS',
   'WS_EVENTS', 'WS_NREAD', 'WS_ERROR', 'WS_UPGRADED', 'WS_GENERATION',
   'CMD_RESET', 'CMD_PAUSE', 'CMD_RESUME', 'CMD_HANDLERS', 'CMD_MAX_PAIRS',
-  'HAS_ON_HEADERS', 'HAS_ON_HEADERS_COMPLETE', 'REWIND_ANSWER', 'REWIND_FAIL', 'HPE_USER',
+  'HAS_ON_HEADERS', 'HAS_ON_HEADERS_COMPLETE', 'REWIND_ANSWER', 'REWIND_FAIL', 'HPE_USER', 'MAX_DEPTH',
 ];
 
 // The layout's numbers by name, or an error naming the first one missing.
@@ -48,7 +48,7 @@ const {
   HC_KEEP_ALIVE, PAIR_NAME_START, PAIR_NAME_END, PAIR_VALUE_START, PAIR_VALUE_END, PAIR_KNOWN_NAME,
   PAIR_SLOTS, WS_EVENTS, WS_NREAD, WS_ERROR, WS_UPGRADED, WS_GENERATION, WS_COMMANDS, WS_TYPE,
   WS_MAX_HEADER, WS_LENIENT, WS_HANDLERS, WS_MAX_PAIRS, HPE_USER,
-  REWIND_ANSWER, REWIND_FAIL, EV_BODY,
+  REWIND_ANSWER, REWIND_FAIL, EV_BODY, MAX_DEPTH,
 } = checkLayout(binding.layout);
 
 const KNOWN_NAMES = binding.knownHeaderNames;
@@ -102,32 +102,28 @@ class Workspace {
     state[WS_COMMANDS] = bits;
   }
 
-  // Parses bytes [offset, offset + length) of an ArrayBuffer. Returns false,
-  // without parsing, for a SharedArrayBuffer (the caller copies).
-  parse(slot, arrayBuffer, offset, length) {
-    const text = binding.execute(slot, this.depth, arrayBuffer, offset, length);
-    if (text === false) return false;
-    this.called(text);
-    return true;
+  // Parses bytes[0, length) (a Uint8Array) with the parser in `slot`.
+  parse(slot, bytes, length) {
+    this.called(binding.execute(slot * MAX_DEPTH + this.depth, bytes, length));
   }
 
   finish(slot) {
-    this.called(binding.finish(slot, this.depth));
+    this.called(binding.finish(slot * MAX_DEPTH + this.depth));
   }
 
   // Re-parses bytes[0, length) (the last parsed) from the start, the
   // handler of event `index` having answered `answer` (lhn_parser_rewind()).
   // (Bytes a handler detached or shrank are re-parsed as they are now.)
   rewindAnswer(slot, bytes, length, index, answer) {
-    this.called(binding.rewind(slot, this.depth, bytes.buffer, bytes.byteOffset,
-      Math.min(length, bytes.length), index, REWIND_ANSWER, answer, 0));
+    this.called(binding.rewind(slot * MAX_DEPTH + this.depth, bytes, Math.min(length, bytes.length), index,
+      REWIND_ANSWER, answer, 0));
   }
 
   // The same, the handler of event `index` having thrown.
   rewindFail(slot, bytes, length, index) {
     const code = this.kind(index) === EV_BODY ? HPE_USER : -1;
-    this.called(binding.rewind(slot, this.depth, bytes.buffer, bytes.byteOffset,
-      Math.min(length, bytes.length), index, REWIND_FAIL, 0, code));
+    this.called(binding.rewind(slot * MAX_DEPTH + this.depth, bytes, Math.min(length, bytes.length), index,
+      REWIND_FAIL, 0, code));
   }
 
   // ---- what the last call left ----

@@ -21,13 +21,16 @@ const { HTTPParser } = require(ROOT);
 const addon = require(path.join(ROOT, 'lib', 'native'));
 
 // Parses bytes with the addon class directly, as lib/parser.js does.
-// A parser slot of the addon's own, owned by a fresh object.
+// A parser slot of the addon's own, owned by a fresh object, and the
+// number a call names it and a workspace by.
 function slot() {
   return addon.create({});
 }
 
+const call = (parser, depth = 0) => parser * addon.layout.MAX_DEPTH + depth;
+
 function exec(parser, bytes) {
-  return addon.execute(parser, 0, bytes.buffer, bytes.byteOffset, bytes.length);
+  return addon.execute(call(parser), bytes, bytes.length);
 }
 const { REQUEST, RESPONSE } = HTTPParser;
 
@@ -156,16 +159,12 @@ test('the addon functions behind the parser: TypeError, RangeError or "closed" e
   const buf = () => B('GET / HTTP/1.1\r\n\r\n');
   for (const [name, junk] of Object.entries(JUNK)) {
     const n = slot();
-    // execute(slot, depth, arrayBuffer, offset, length): an object that is
-    // not an ArrayBuffer comes back false (the caller copies it), anything
-    // else throws.
-    if (typeof junk === 'object' && junk !== null) assert.equal(addon.execute(n, 0, junk, 0, 0), false);
-    else assert.throws(() => addon.execute(n, 0, junk, 0, 0), TypeError, `execute(${name})`);
-    assert.throws(() => addon.rewind(n, 0, junk, 0, 0, 0, 0, 0, 0), TypeError, `rewind(${name})`);
-    // a slot or depth that is no number
+    // execute(call, bytes, length): bytes must be a Uint8Array, call a number
+    assert.throws(() => addon.execute(call(n), junk, 0), TypeError, `execute(${name})`);
+    assert.throws(() => addon.rewind(call(n), junk, 0, 0, 0, 0, 0), TypeError, `rewind(${name})`);
     if (typeof junk !== 'number') {
-      assert.throws(() => addon.execute(junk, 0, buf().buffer, 0, 1), TypeError, `execute slot ${name}`);
-      assert.throws(() => addon.finish(n, junk), TypeError, `finish depth ${name}`);
+      assert.throws(() => addon.execute(junk, buf(), 1), TypeError, `execute call ${name}`);
+      assert.throws(() => addon.finish(junk), TypeError, `finish call ${name}`);
       assert.throws(() => addon.close(junk), TypeError, `close(${name})`);
       assert.throws(() => addon.workspace(junk), TypeError, `workspace(${name})`);
     }
@@ -175,31 +174,33 @@ test('the addon functions behind the parser: TypeError, RangeError or "closed" e
     }
     addon.close(n);
   }
-  // Bytes outside the ArrayBuffer.
-  for (const [offset, length] of [[5, 100], [100, 0], [-1, 1], [17, 2 ** 31]]) {
-    assert.throws(() => addon.execute(slot(), 0, new ArrayBuffer(16), offset, length), RangeError);
+  // Other views than Uint8Array are the caller's to convert.
+  assert.throws(() => addon.execute(call(slot()), new Uint16Array(4), 1), TypeError);
+  // Lengths past the view.
+  for (const length of [17, 2 ** 31, -1]) {
+    assert.throws(() => addon.execute(call(slot()), new Uint8Array(16), length), RangeError);
   }
-  // Workspaces nested too deeply, and one not made yet.
-  assert.throws(() => addon.execute(slot(), 10 ** 6, buf().buffer, 0, 1), RangeError);
+  // A workspace deeper than the next one to make (nesting goes one by one).
+  assert.throws(() => addon.execute(call(slot(), 10), buf(), 1), RangeError);
   // Event indices out of range.
   for (const index of [6, 100, -1, 2 ** 32 - 1]) { // 6 events recorded
     const n = slot();
     exec(n, B('GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\n\r\n'));
-    assert.throws(() => addon.rewind(n, 0, new ArrayBuffer(3), 0, 3, index, 3, 2, 24), RangeError);
+    assert.throws(() => addon.rewind(call(n), new Uint8Array(3), 3, index, 3, 2, 24), RangeError);
   }
   // A rewind in a workspace that did not serve the parser's last call.
   const other = slot();
   exec(other, B(GET));
-  assert.throws(() => addon.rewind(other, 1, buf().buffer, 0, 1, 0, 1, 1, 1), RangeError);
+  assert.throws(() => addon.rewind(call(other, 1), buf(), 1, 0, 1, 1, 1), RangeError);
   // After close().
   const n = slot();
   exec(n, B('GET / HTTP/1.1\r\nHost: a\r\n\r\n'));
   addon.close(n);
   addon.close(n);
-  for (const call of [() => exec(n, buf()), () => addon.finish(n, 0), () => addon.stats(n),
+  for (const f of [() => exec(n, buf()), () => addon.finish(call(n)), () => addon.stats(n),
     () => addon.messageStart(n), () => addon.headersComplete(n),
-    () => addon.rewind(n, 0, buf().buffer, 0, 1, 0, 1, 1, 1)]) {
-    assert.throws(call, /the parser is closed/);
+    () => addon.rewind(call(n), buf(), 1, 0, 1, 1, 1)]) {
+    assert.throws(f, /the parser is closed/);
   }
   assert.equal(typeof addon.memory().parsers, 'number');
 });
@@ -209,7 +210,7 @@ test('the addon functions: rewind() with two arguments of the wrong type throws,
        const r = runWithParserInChild('ours', `
          const addon = require(${JSON.stringify(path.join(ROOT, 'lib', 'native'))});
          let out;
-         try { addon.rewind(addon.create({}), 0, new ArrayBuffer(4), 0, 4, undefined, undefined, 0, 0); out = 'returned'; }
+         try { addon.rewind(addon.create({}) * addon.layout.MAX_DEPTH, new Uint8Array(4), 4, undefined, undefined, 0, 0); out = 'returned'; }
          catch (e) { out = e.constructor.name; }
          console.log(out);`);
        assert.equal(r.status, 0, describeChildExit(r));

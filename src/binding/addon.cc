@@ -30,7 +30,7 @@ extern "C" {
 namespace {
 
 // Nesting depths a thread may reach (a handler executing another parser,
-// whose handler executes a third, ...).
+// whose handler executes a third, ...). (JavaScript reads it as MAX_DEPTH.)
 constexpr uint32_t kMaxDepth = 64;
 // First room of a workspace (it grows as calls need).
 constexpr uint32_t kFirstEvents = 32;
@@ -141,6 +141,22 @@ bool ThrowRange(napi_env env, const char* message) {
   return false;
 }
 
+// The parser and the workspace a call names: slot * kMaxDepth + depth, in
+// one number (one conversion less per call).
+bool CallArg(napi_env env, Instance* in, napi_value arg, lhn_parser** parser, Workspace** ws) {
+  uint32_t call;
+  if (napi_get_value_uint32(env, arg, &call) != napi_ok) return ThrowType(env, "a parser slot and depth");
+  uint32_t slot = call / kMaxDepth;
+  if (slot >= in->parsers.size() || in->parsers[slot] == nullptr) {
+    napi_throw_error(env, nullptr, "the parser is closed");
+    return false;
+  }
+  *parser = &in->parsers[slot]->core;
+  *ws = WorkspaceAt(in, call % kMaxDepth);
+  if (*ws == nullptr) return ThrowRange(env, "workspaces nested too deeply");
+  return true;
+}
+
 // The live parser in slot argument `arg`.
 bool ParserArg(napi_env env, Instance* in, napi_value arg, lhn_parser** out) {
   uint32_t slot;
@@ -161,26 +177,23 @@ bool WorkspaceArg(napi_env env, Instance* in, napi_value arg, Workspace** out) {
   return true;
 }
 
-// Bytes [offset, offset + length) of an ArrayBuffer. *shared: the object is
-// no ArrayBuffer (a SharedArrayBuffer: the caller copies the bytes).
-bool BytesArg(napi_env env, napi_value const* args, const char** data, size_t* len, bool* shared) {
+// The first `length` bytes of a Uint8Array (of any buffer, shared or not).
+bool BytesArg(napi_env env, napi_value view, napi_value length_arg, const char** data, size_t* len) {
+  bool is_view = false;
+  napi_typedarray_type type;
+  size_t count = 0;
   void* bytes = nullptr;
-  size_t size = 0;
-  *shared = false;
-  if (napi_get_arraybuffer_info(env, args[0], &bytes, &size) != napi_ok) {
-    napi_valuetype type = napi_undefined;
-    napi_typeof(env, args[0], &type);
-    if (type != napi_object) return ThrowType(env, "execute() takes an ArrayBuffer, an offset and a length");
-    *shared = true;
-    return true;
+  if (napi_is_typedarray(env, view, &is_view) != napi_ok || !is_view ||
+      napi_get_typedarray_info(env, view, &type, &count, &bytes, nullptr, nullptr) != napi_ok ||
+      type != napi_uint8_array) {
+    return ThrowType(env, "execute() takes a Uint8Array and a length");
   }
-  uint32_t offset = 0, length = 0;
-  if (napi_get_value_uint32(env, args[1], &offset) != napi_ok ||
-      napi_get_value_uint32(env, args[2], &length) != napi_ok || offset > size || length > size - offset) {
+  uint32_t length = 0;
+  if (napi_get_value_uint32(env, length_arg, &length) != napi_ok || length > count) {
     return ThrowRange(env, "execute(): bytes out of range");
   }
   if (length > INT32_MAX) return ThrowRange(env, "buffer too large");
-  *data = static_cast<const char*>(bytes) + offset;
+  *data = static_cast<const char*>(bytes);
   *len = length;
   return true;
 }
@@ -228,12 +241,12 @@ napi_value Publish(napi_env env, Workspace* ws, const lhn_result& result) {
   return out;
 }
 
-// execute(slot, depth, arrayBuffer, byteOffset, byteLength): parses those
-// bytes with the parser in `slot`, in the workspace of `depth`; returns what
-// Publish() does, or false, without parsing, for a SharedArrayBuffer.
+// execute(call, bytes, length): parses bytes[0, length) (a Uint8Array)
+// with the parser and in the workspace `call` names (CallArg()); returns
+// what Publish() does.
 napi_value Execute(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value args[5];
+  size_t argc = 3;
+  napi_value args[3];
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
@@ -241,28 +254,21 @@ napi_value Execute(napi_env env, napi_callback_info info) {
   Workspace* ws;
   const char* bytes = nullptr;
   size_t len = 0;
-  bool shared;
-  if (argc < 5 || !WorkspaceArg(env, in, args[1], &ws)) return nullptr;
+  if (argc < 3 || !CallArg(env, in, args[0], &p, &ws)) return nullptr;
   int32_t commands = TakeCommands(ws);
-  if (!ParserArg(env, in, args[0], &p) || !BytesArg(env, args + 2, &bytes, &len, &shared)) return nullptr;
-  if (shared) {
-    ws->state[LHN_WS_COMMANDS] = commands;  // (for the call with a copy)
-    napi_value no;
-    napi_get_boolean(env, false, &no);
-    return no;
-  }
+  if (!BytesArg(env, args[1], args[2], &bytes, &len)) return nullptr;
   ApplyCommands(p, commands, ws->state);
   lhn_result result;
   lhn_parser_execute(p, &ws->core, bytes, len, &result);
   return Publish(env, ws, result);
 }
 
-// rewind(slot, depth, arrayBuffer, byteOffset, length, eventIndex, actions,
-// answer, failCode): see lhn_parser_rewind; the bytes are those the
-// parser's last execute parsed. Returns what Publish() does.
+// rewind(call, bytes, length, eventIndex, actions, answer, failCode): see
+// lhn_parser_rewind; the bytes are those the parser's last execute parsed.
+// Returns what Publish() does.
 napi_value Rewind(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
-  napi_value args[9];
+  size_t argc = 7;
+  napi_value args[7];
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
@@ -270,18 +276,16 @@ napi_value Rewind(napi_env env, napi_callback_info info) {
   Workspace* ws;
   const char* bytes = nullptr;
   size_t len = 0;
-  bool shared;
-  if (argc < 9 || !ParserArg(env, in, args[0], &p) || !WorkspaceArg(env, in, args[1], &ws) ||
-      !BytesArg(env, args + 2, &bytes, &len, &shared)) {
+  if (argc < 7 || !CallArg(env, in, args[0], &p, &ws) || !BytesArg(env, args[1], args[2], &bytes, &len)) {
     return nullptr;
   }
   uint32_t index, actions;
   int32_t answer, fail_code;
-  if (shared || napi_get_value_uint32(env, args[5], &index) != napi_ok ||
-      napi_get_value_uint32(env, args[6], &actions) != napi_ok ||
-      napi_get_value_int32(env, args[7], &answer) != napi_ok ||
-      napi_get_value_int32(env, args[8], &fail_code) != napi_ok) {
-    ThrowType(env, "rewind() takes the ArrayBuffer last executed and numbers");
+  if (napi_get_value_uint32(env, args[3], &index) != napi_ok ||
+      napi_get_value_uint32(env, args[4], &actions) != napi_ok ||
+      napi_get_value_int32(env, args[5], &answer) != napi_ok ||
+      napi_get_value_int32(env, args[6], &fail_code) != napi_ok) {
+    ThrowType(env, "rewind() takes the bytes last executed and numbers");
     return nullptr;
   }
   lhn_result result;
@@ -292,18 +296,17 @@ napi_value Rewind(napi_env env, napi_callback_info info) {
   return Publish(env, ws, result);
 }
 
-// finish(slot, depth): see lhn_parser_finish. Returns what Publish() does.
+// finish(call): see lhn_parser_finish. Returns what Publish() does.
 napi_value Finish(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value args[2];
+  size_t argc = 1;
+  napi_value args[1];
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
   lhn_parser* p;
   Workspace* ws;
-  if (argc < 2 || !WorkspaceArg(env, in, args[1], &ws)) return nullptr;
+  if (argc < 1 || !CallArg(env, in, args[0], &p, &ws)) return nullptr;
   int32_t commands = TakeCommands(ws);
-  if (!ParserArg(env, in, args[0], &p)) return nullptr;
   ApplyCommands(p, commands, ws->state);
   lhn_result result;
   lhn_parser_finish(p, &ws->core, &result);
@@ -569,6 +572,7 @@ Napi::Object Layout(Napi::Env env) {
       {"EVENT_SLOTS", LHN_EVENT_SLOTS},
       {"PAIR_SLOTS", LHN_PAIR_SLOTS},
       {"WORKSPACE_SLOTS", LHN_WORKSPACE_SLOTS},
+      {"MAX_DEPTH", static_cast<int32_t>(kMaxDepth)},
       {"HPE_USER", HPE_USER},
   };
 #undef LHN_ENTRY
