@@ -1,35 +1,12 @@
 'use strict';
-// Connection tracking for llhttp-napi parsers on an HTTP server.
-//
-// A node:http server hands its native ConnectionsList to every parser's
-// initialize(); the built-in parser inserts itself into the list from C++,
-// and the server reads the list back through all() / idle() / expired() for
-// closeAllConnections(), closeIdleConnections(), headersTimeout and
-// requestTimeout. A JavaScript parser cannot be stored in that native list,
-// so this module keeps a JS-side membership beside it,
-//
-//   WeakMap<ConnectionsList, Map<parser, start reported by expired() or 0>>
-//
-// and patches ConnectionsList.prototype.{all,idle,active,expired} to merge the
-// native answer with ours. Membership changes once per connection
-// (initialize / remove); nothing is done per request: a parser's message
-// start and headers state are read from its shared state block only when the
-// list is queried.
-//
-// Semantics follow src/node_http_parser.cc (Node 20):
-// - initialize(..., list) puts the parser in "all" and "active" and stamps
-//   its message start with the current time;
-// - a message begin re-stamps the start (the core does it) and makes the
-//   parser active again; a message complete sets the start to 0 (idle);
-// - expired() reports an active parser once, then drops it from "active"
-//   until its next message begins;
-// - remove() takes it out of the list.
-//
-// Where the running Node's built-in differs: from 26 on (nodejs/node#63470),
-// idle() also lists a connection that has not begun a request since
-// initialize (it is in "active" too, its clock running from initialize).
-// Measured once on the built-in (idleBeforeFirstRequest()), not keyed by
-// version.
+// Connection tracking for llhttp-napi parsers on an HTTP server: a JavaScript
+// parser cannot join the server's native ConnectionsList, so this module
+// keeps a membership beside it (list -> Map<parser, start reported by
+// expired()>) and patches ConnectionsList.prototype.{all,idle,active,expired}
+// to merge the native answer with ours, with the built-in's semantics of the
+// running line. Nothing is done per request: a parser's message start and
+// headers state are asked for only when the list is queried. The rules and
+// where lines differ: docs/node-http.md, "Connection tracking".
 
 const hooks = require('./parser-hooks');
 const native = require('./native');

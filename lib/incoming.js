@@ -1,41 +1,12 @@
 'use strict';
-// IncomingMessage fast paths: two wrappers install() puts on
-// IncomingMessage.prototype (server requests and client responses), each
-// taking a shorter road in the common case and handing every other case to
-// Node's own method unchanged.
-//
-// Only for Node 20 and 22: from 24 on, Node's IncomingMessage takes both
-// fast paths itself (_dump() calls read(0) on a fully received message, _destroy()
-// calls back at once on a clean destroy), and install() leaves the prototype
-// alone (lib/node-line.js fastIncoming).
-//
-// _dump(): node:http dumps a message nobody read (a server request when its
-// response finishes, a client response nobody listens to or whose request is
-// destroyed). Node 20 does it with resume(), which schedules a resume tick,
-// emits 'resume' (to nobody), then flows the stream just to reach EOF. When
-// the message was fully received (complete, end of stream pushed, nothing
-// buffered), was never read (not flowing, not paused) and is not destroyed,
-// the wrapper reaches EOF with read(0) instead: 'end' comes on the next tick
-// as before, without the resume tick, the 'resume' event and the extra
-// end-of-stream ticks the flow machinery schedules. A message whose body is
-// still arriving, or holds unread data, takes Node's resume() path: it must
-// keep pulling bytes off the wire. One exception: a client response nobody
-// listens to is dumped while its headers are delivered; when our parser has
-// its end among the events of the same execute(), the parser dumps it when
-// it completes (its body is dropped as with Node's dump, as _dumped is set),
-// and takes resume() only if it did not complete after all.
-//
-// _destroy(err, cb): Node 20 always defers the callback with
-// process.nextTick(). When the message was fully received (complete and
-// 'end' emitted), is not aborted and there is no error, there is nothing to
-// wait for: the wrapper calls back at once. 'close' is still emitted on a
-// later tick (by the stream's destroy()). With an error, or for an
-// incomplete message ('aborted', the socket to destroy), Node's method runs
-// unchanged, so an 'error' listener attached right after destroy(err) still
-// receives it.
-//
-// Per-message cost: two shared named functions, no closure, no allocation,
-// no new property on the message (shapes stay as Node makes them).
+// IncomingMessage fast paths, for the lines whose IncomingMessage lacks them
+// (before 24.22: lib/node-line.js fastIncoming): install() wraps _dump() (a
+// fully received message nobody read reaches EOF with read(0), not resume())
+// and _destroy() (a clean destroy of a complete message calls back at once);
+// every other case goes to Node's own method unchanged. When and why, and
+// what differs in event timing: docs/node-http.md, "IncomingMessage fast
+// paths". Per message: two shared named functions, no closure, no
+// allocation, no new property on the message.
 
 const hooks = require('./parser-hooks');
 

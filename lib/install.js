@@ -17,7 +17,8 @@
 //
 // options.incoming (default true) also puts the IncomingMessage fast paths
 // of ./incoming.js in place (fast dump, one-tick clean destroy) on the lines
-// whose IncomingMessage lacks them (before 24); uninstall() takes them off.
+// whose IncomingMessage lacks them (before 24.22: lib/node-line.js fastIncoming);
+// uninstall() takes them off.
 
 let installed = false;
 let warned = false;
