@@ -49,6 +49,28 @@ static inline const uint8_t *lhn_text_base(const lhn_workspace *ws) {
   return ws->copying ? ws->scratch : (const uint8_t *)ws->origin;
 }
 
+/* Copies n bytes: inline for the short spans headers are made of (a call
+ * of memcpy costs more than the copy). */
+static inline void lhn_copy(uint8_t *to, const uint8_t *from, size_t n) {
+  if (n >= 8 && n <= 16) {
+    uint64_t head, tail;
+    memcpy(&head, from, 8);
+    memcpy(&tail, from + n - 8, 8);
+    memcpy(to, &head, 8);
+    memcpy(to + n - 8, &tail, 8);
+  } else if (n >= 4 && n < 8) {
+    uint32_t head, tail;
+    memcpy(&head, from, 4);
+    memcpy(&tail, from + n - 4, 4);
+    memcpy(to, &head, 4);
+    memcpy(to + n - 4, &tail, 4);
+  } else if (n < 4) {
+    for (size_t i = 0; i < n; i++) to[i] = from[i];
+  } else {
+    memcpy(to, from, n);
+  }
+}
+
 /* The `end` of a span that continues no earlier one. */
 #define LHN_FRESH UINT32_MAX
 
@@ -92,10 +114,10 @@ static inline uint32_t lhn_span_put(lhn_workspace *ws, const char *at, size_t le
   /* (a piece that continues a span follows it: what was copied after the
    * span's end, an obs-fold line break, goes) */
   if (end != LHN_FRESH) ws->text_len = end;
+  /* (the bytes since the head's last span and the span, in one copy) */
   size_t gap = lhn_span_gap(ws, at, end);
-  if (gap) memcpy(ws->scratch + ws->text_len, ws->mirror, gap);
+  lhn_copy(ws->scratch + ws->text_len, (const uint8_t *)at - gap, gap + len);
   uint32_t pos = ws->text_len + (uint32_t)gap;
-  if (len) memcpy(ws->scratch + pos, at, len);
   ws->text_len = pos + (uint32_t)len;
   ws->mirror = at + len;
   return pos;
