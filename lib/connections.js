@@ -13,7 +13,6 @@ const native = require('./native');
 
 const lists = new WeakMap();
 const patched = new WeakSet();
-const listOf = new WeakMap(); // parser -> the ConnectionsList it is in
 
 // The clock the core stamps message starts with, in ms: the running node's
 // uv_hrtime() (src/core/lhn_clock.h), which process.hrtime reads too; where
@@ -157,20 +156,16 @@ function adopt(list) {
 }
 
 // initialize(..., list): joins `list` (the parser left any earlier one).
-// Returns whether the parser is now in a ConnectionsList (the parser then
-// starts its message clock, as the built-in does).
+// Returns whether the parser is now in a ConnectionsList (the parser keeps
+// which, and starts its message clock, as the built-in does).
 function track(parser, list) {
   if (!adopt(list)) return false;
-  listOf.set(parser, list);
   lists.get(list).set(parser, 0);
   return true;
 }
 
-// remove() / close(): leaves the list.
-function untrack(parser) {
-  const list = listOf.get(parser);
-  if (list === undefined) return;
-  listOf.delete(parser);
+// remove() / close(): `parser` leaves `list`.
+function untrack(parser, list) {
   const members = lists.get(list);
   if (members !== undefined) members.delete(parser);
 }

@@ -57,7 +57,7 @@ class HTTPParser {
     this._destroyed = true;
     this._closed = false;
     this._consumedSocket = null;
-    this._tracked = false;        // in a ConnectionsList (./connections.js)
+    this._connections = null;     // the ConnectionsList it is in (./connections.js)
     // Lazy mode: kOnHeadersComplete gets no header array (docs/api.md).
     this.lazyHeaders = false;
     // The properties Node's lib puts on a parser, present from the start so
@@ -93,9 +93,10 @@ class HTTPParser {
     // The built-in starts the clock of a parser that joins a connections
     // list here; it runs until a message begins.
     this._untrack();
-    this._tracked = connectionsList !== undefined && connectionsList !== null &&
-      connections.track(this, connectionsList);
-    const startMs = this._tracked ? connections.nowMs() : 0;
+    if (connectionsList !== undefined && connectionsList !== null && connections.track(this, connectionsList)) {
+      this._connections = connectionsList;
+    }
+    const startMs = this._connections !== null ? connections.nowMs() : 0;
     this._replay.reset(type, this._asyncResource, max > MAX_INT32 ? MAX_INT32 : max,
       (lenientFlags | 0) & line.lenientMask, startMs);
   }
@@ -169,9 +170,10 @@ class HTTPParser {
 
   // Leaves the ConnectionsList the parser is in, if any.
   _untrack() {
-    if (!this._tracked) return;
-    this._tracked = false;
-    connections.untrack(this);
+    const list = this._connections;
+    if (list === null) return;
+    this._connections = null;
+    connections.untrack(this, list);
   }
 
   // Reads the socket's chunks straight into this parser (./read-path.js).
