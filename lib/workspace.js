@@ -41,6 +41,7 @@ function checkLayout(layout, needed = NEEDED) {
   return out;
 }
 
+const layout = checkLayout(binding.layout);
 const {
   EV_HEADERS, EV_HEADERS_COMPLETE, EV_MESSAGE_BEGIN, EV_MESSAGE_COMPLETE, EV_KIND, EV_FIRST_PAIR, EV_PAIR_COUNT,
   EV_HEADER_PAIRS, EV_TEXT_START, EV_TEXT_END, EV_FLAGS, EV_STATUS, EV_METHOD, EV_HTTP_MAJOR,
@@ -49,7 +50,7 @@ const {
   PAIR_SLOTS, WS_EVENTS, WS_NREAD, WS_ERROR, WS_UPGRADED, WS_GENERATION, WS_COMMANDS, WS_TYPE,
   WS_MAX_HEADER, WS_LENIENT, WS_HANDLERS, WS_MAX_PAIRS, HPE_USER,
   REWIND_ANSWER, REWIND_FAIL, EV_BODY, MAX_DEPTH,
-} = checkLayout(binding.layout);
+} = layout;
 
 const KNOWN_NAMES = binding.knownHeaderNames;
 
@@ -351,14 +352,13 @@ module.exports = {
   pairArray,
   pairValue,
   checkLayout,
-  layout: checkLayout(binding.layout),
+  layout,
   create: binding.create,
   close: binding.close,
   messageStart: binding.messageStart,
   headersComplete: binding.headersComplete,
   stats: binding.stats,
   memory: binding.memory,
-  KNOWN_NAMES,
   EVENT: { MESSAGE_BEGIN: EV_MESSAGE_BEGIN, HEADERS: EV_HEADERS, HEADERS_COMPLETE: EV_HEADERS_COMPLETE,
     BODY: EV_BODY, MESSAGE_COMPLETE: EV_MESSAGE_COMPLETE },
 };
