@@ -52,11 +52,9 @@ class Replay {
     this.initStartMs = 0;         // the clock initialize() started (connection tracking)
     // The call being delivered.
     this.ws = null;               // its workspace
-    this.input = null;            // its bytes
+    this.input = null;            // its bytes (or, during kOnExecute, the read's)
     this.inputLength = 0;
     this.at = -1;                 // index of the event being delivered
-    this.read = null;             // a consumed read, during its kOnExecute
-    this.readLength = 0;
     this.socket = null;           // the consumed socket, during one of its reads
     this.inMessage = false;       // as of the event being delivered, see messageStart()
     this.begunSinceInit = false;
@@ -66,22 +64,15 @@ class Replay {
     this.whenCompleteArg = null;  // see whenComplete()
     this.whenCompleteFn = null;
     // The current message's head (getAllHeaders()): header and trailer pairs
-    // delivered by the call under way, in its workspace, and what earlier
-    // calls delivered, frozen (see endCall()).
+    // delivered by the call under way (its workspace keeps which) and what
+    // earlier calls delivered, frozen (see endCall()).
     this.headersDelivered = false;
-    this.hdrFirst = 0;
-    this.hdrCount = 0;
     this.hdrFrozen = null;
-    this.trlFirst = 0;
-    this.trlCount = 0;
     this.trlFrozen = null;
     this.flushUrl = null;         // lazy mode: the URL an early flush took
-    // The strings made for message repeatNumber, for the next if it repeats
-    // (HC_REPEATS). A private copy: the array handed out becomes
-    // req.rawHeaders, which its receiver may change.
-    this.repeatHeaders = null;
-    this.repeatText = '';
-    this.repeatNumber = -1;
+    // The strings made for a message the core recorded, for the next if it
+    // repeats (HC_REPEATS): { headers, text, number }, made at the first.
+    this.repeat = null;
   }
 
   // ---- lifecycle (lib/parser.js) -------------------------------------------
@@ -138,6 +129,7 @@ class Replay {
     this.noteSettings();
     const ws = workspace.borrow();
     if (this.commands !== 0) this.sendCommands(ws);
+    ws.clearWindow();
     try {
       ws.parse(this.slot, bytes, length);
       this.commands = 0;
@@ -175,6 +167,7 @@ class Replay {
     this.noteSettings();
     const ws = workspace.borrow();
     if (this.commands !== 0) this.sendCommands(ws);
+    ws.clearWindow();
     try {
       ws.finish(this.slot);
       this.commands = 0;
@@ -236,12 +229,10 @@ class Replay {
   // must still answer is frozen: in lazy mode until the next message begins,
   // otherwise while the message is under way (docs/api.md).
   endCall(ws) {
-    if (this.hdrCount !== 0 || this.trlCount !== 0) {
+    if (ws.headerCount !== 0 || ws.trailerCount !== 0) {
       if (this.parser.lazyHeaders || this.inMessage) {
-        this.hdrFrozen = workspace.freezePairs(this.hdrFrozen, ws, this.hdrFirst, this.hdrCount);
-        this.trlFrozen = workspace.freezePairs(this.trlFrozen, ws, this.trlFirst, this.trlCount);
-        this.hdrCount = 0;
-        this.trlCount = 0;
+        this.hdrFrozen = workspace.freezePairs(this.hdrFrozen, ws, ws.headerFirst, ws.headerCount);
+        this.trlFrozen = workspace.freezePairs(this.trlFrozen, ws, ws.trailerFirst, ws.trailerCount);
       } else {
         this.clearHead();
       }
@@ -273,22 +264,21 @@ class Replay {
     }
     const cb = this.parser[kOnExecute];
     if (typeof cb !== 'function') return;
-    this.read = bytes;
-    this.readLength = length;
+    this.input = bytes;
+    this.inputLength = length;
     try {
       cb.call(this.parser, result);
     } finally {
-      this.read = null;
+      this.input = null;
     }
   }
 
   // The bytes being parsed, or the consumed read being reported.
   currentBuffer() {
-    const replaying = this.ws !== null;
-    const bytes = replaying ? this.input : this.read;
+    const bytes = this.input;
     if (bytes === null) return Buffer.alloc(0);
     // (Bytes a handler detached or shrank are copied as they are now.)
-    const length = Math.min(replaying ? this.inputLength : this.readLength, bytes.length);
+    const length = Math.min(this.inputLength, bytes.length);
     return length === 0 ? Buffer.alloc(0) : Buffer.from(bytes.subarray(0, length));
   }
 
@@ -374,27 +364,32 @@ class Replay {
 
   clearHead() {
     this.headersDelivered = false;
-    this.hdrCount = 0;
     this.hdrFrozen = null;
-    this.trlCount = 0;
     this.trlFrozen = null;
     this.flushUrl = null;
+    if (this.ws !== null) this.ws.clearWindow();
   }
 
   // All headers of the current message as [name, value, ...].
   allHeaders() {
     if (!this.headersDelivered) return [];
-    return workspace.pairArray(this.hdrFrozen, this.ws, this.hdrFirst, this.hdrCount);
+    const ws = this.ws;
+    return ws === null ? workspace.pairArray(this.hdrFrozen, null, 0, 0) :
+      workspace.pairArray(this.hdrFrozen, ws, ws.headerFirst, ws.headerCount);
   }
 
   allTrailers() {
-    return workspace.pairArray(this.trlFrozen, this.ws, this.trlFirst, this.trlCount);
+    const ws = this.ws;
+    return ws === null ? workspace.pairArray(this.trlFrozen, null, 0, 0) :
+      workspace.pairArray(this.trlFrozen, ws, ws.trailerFirst, ws.trailerCount);
   }
 
   // The first header value whose name is `name`, or undefined.
   header(name) {
     if (!this.headersDelivered) return undefined;
-    return workspace.pairValue(this.hdrFrozen, this.ws, this.hdrFirst, this.hdrCount, name);
+    const ws = this.ws;
+    return ws === null ? workspace.pairValue(this.hdrFrozen, null, 0, 0, name) :
+      workspace.pairValue(this.hdrFrozen, ws, ws.headerFirst, ws.headerCount, name);
   }
 
   // ---- the handlers ---------------------------------------------------------
@@ -523,14 +518,12 @@ class Replay {
     const first = ws.firstPair(i);
     const count = ws.pairCount(i);
     if (!this.headersDelivered) {
-      if (this.hdrCount === 0) this.hdrFirst = first;
-      this.hdrCount += count;
+      ws.addHeaders(first, count);
       if (parser.lazyHeaders && this.flushUrl === null) this.flushUrl = ws.eventText(i);
     } else {
       // (headers held without kOnHeadersComplete leave with the trailers)
       const headers = ws.headerPairs(i);
-      if (this.trlCount === 0) this.trlFirst = first + headers;
-      this.trlCount += count - headers;
+      ws.addTrailers(first + headers, count - headers);
     }
     const cb = this.handler(kOnHeaders);
     if (typeof cb !== 'function') return 0;
@@ -539,6 +532,16 @@ class Replay {
     // array.
     else if (this.headersDelivered) cb.call(parser, undefined, ws.eventText(i));
     return 0;
+  }
+
+  keepForRepeat(headers, text, number) {
+    if (this.repeat === null) {
+      this.repeat = { headers, text, number };
+    } else {
+      this.repeat.headers = headers;
+      this.repeat.text = text;
+      this.repeat.number = number;
+    }
   }
 
   // kOnHeadersComplete; returns its answer. Its arguments come from the
@@ -550,10 +553,7 @@ class Replay {
     const parser = this.parser;
     const count = ws.pairCount(i);
     const flushed = count === -1;
-    if (!flushed) {
-      if (this.hdrCount === 0) this.hdrFirst = ws.firstPair(i);
-      this.hdrCount += count;
-    }
+    if (!flushed) ws.addHeaders(ws.firstPair(i), count);
     this.headersDelivered = true;
     const cb = this.handler(kOnHeadersComplete);
     if (typeof cb !== 'function') return 0;
@@ -567,19 +567,18 @@ class Replay {
     } else {
       const flags = ws.flags(i);
       const number = ws.messageNumber(i);
-      if ((flags & HC_REPEATS) !== 0 && this.repeatNumber === number - 1) {
-        this.repeatNumber = number;
-        text = this.repeatText;
-        headers = this.repeatHeaders.slice();
+      const repeat = this.repeat;
+      if ((flags & HC_REPEATS) !== 0 && repeat !== null && repeat.number === number - 1) {
+        repeat.number = number;
+        text = repeat.text;
+        headers = repeat.headers.slice();
       } else {
         headers = ws.headerArray(ws.firstPair(i), count);
         text = ws.eventText(i);
-        // (The next message may repeat this one: the core recorded its head.)
-        if ((flags & (HC_RECORDED | HC_REPEATS)) !== 0) {
-          this.repeatHeaders = headers.slice();
-          this.repeatText = text;
-          this.repeatNumber = number;
-        }
+        // (The next message may repeat this one: the core recorded its head.
+        // A private copy: the array handed out becomes req.rawHeaders, which
+        // its receiver may change.)
+        if ((flags & (HC_RECORDED | HC_REPEATS)) !== 0) this.keepForRepeat(headers.slice(), text, number);
       }
     }
     const ret = cb.call(parser, ws.major(i), ws.minor(i), headers,

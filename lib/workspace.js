@@ -71,6 +71,12 @@ class Workspace {
     this.events = null;  // Int32Array: the event list
     this.pairs = null;   // Int32Array: the pair table
     this.text = undefined; // the text of the last call (undefined: none)
+    // The header and trailer pairs of the message being delivered that this
+    // call's events delivered (./replay.js freezes what must outlive it).
+    this.headerFirst = 0;
+    this.headerCount = 0;
+    this.trailerFirst = 0;
+    this.trailerCount = 0;
     this.views();
   }
 
@@ -231,6 +237,25 @@ class Workspace {
 
   keepAlive(i) {
     return (this.events[i * EVENT_SLOTS + EV_FLAGS] & HC_KEEP_ALIVE) !== 0;
+  }
+
+  // ---- the delivered pairs of the message being delivered ----
+
+  clearWindow() {
+    this.headerCount = 0;
+    this.trailerCount = 0;
+  }
+
+  // Pairs [first, first + count) are headers (trailers) of the message
+  // being delivered; a call's are contiguous.
+  addHeaders(first, count) {
+    if (this.headerCount === 0) this.headerFirst = first;
+    this.headerCount += count;
+  }
+
+  addTrailers(first, count) {
+    if (this.trailerCount === 0) this.trailerFirst = first;
+    this.trailerCount += count;
   }
 
   // ---- header strings ----
