@@ -225,19 +225,14 @@ class Replay {
     }
   }
 
-  // The call is over: the workspace goes back, and what getAllHeaders()
-  // must still answer is frozen: in lazy mode until the next message begins,
-  // otherwise while the message is under way (docs/api.md).
+  // The call is over: the workspace goes back. What getAllHeaders() must
+  // still answer is frozen in lazy mode, until the next message begins;
+  // otherwise nothing of the head outlives the call (docs/api.md: an idle or
+  // waiting connection holds no header bytes of ours).
   endCall(ws) {
-    if (ws.headerCount !== 0 || ws.trailerCount !== 0) {
-      if (this.parser.lazyHeaders || this.inMessage) {
-        this.hdrFrozen = workspace.freezePairs(this.hdrFrozen, ws, ws.headerFirst, ws.headerCount);
-        this.trlFrozen = workspace.freezePairs(this.trlFrozen, ws, ws.trailerFirst, ws.trailerCount);
-      } else {
-        this.clearHead();
-      }
-    } else if (!this.parser.lazyHeaders && !this.inMessage) {
-      this.clearHead();
+    if (this.parser.lazyHeaders) {
+      this.hdrFrozen = workspace.freezePairs(this.hdrFrozen, ws, ws.headerFirst, ws.headerCount);
+      this.trlFrozen = workspace.freezePairs(this.trlFrozen, ws, ws.trailerFirst, ws.trailerCount);
     }
     this.ws = null;
     this.input = null;
