@@ -275,6 +275,12 @@ class Workspace {
     return out;
   }
 
+  // The same with every string a flat copy of its own (made natively): for
+  // the flush of a head still arriving, whose strings node:http keeps.
+  flatHeaderArray(first, count) {
+    return count === 0 ? [] : binding.headerStrings(this.depth, first, count, this.text);
+  }
+
   // The first value among pairs [first, first + count) whose name is `name`
   // (ASCII case-insensitive), or undefined. Makes no string but the value.
   headerValue(first, count, name) {

@@ -64,6 +64,7 @@ struct Instance {
   std::vector<ParserRecord*> parsers;                  // by slot; null: free
   std::vector<uint32_t> free_slots;
   size_t live_parsers = 0;
+  napi_ref known_names = nullptr;                      // the JS array of lhn_known_names()
 
   // (At teardown, after the owners' finalizers. References an addon made
   // are the addon's to delete.)
@@ -71,6 +72,7 @@ struct Instance {
     for (ParserRecord* r : parsers) {
       if (r != nullptr) lhn_parser_destroy(&r->core);
     }
+    if (known_names != nullptr) napi_delete_reference(env, known_names);
     for (auto& ws : workspaces) {
       for (napi_ref ref : {ws->state_ref, ws->events_ref, ws->pairs_ref}) {
         if (ref != nullptr) napi_delete_reference(env, ref);
@@ -417,6 +419,58 @@ Napi::Value ErrorInfo(const Napi::CallbackInfo& info) {
   return out;
 }
 
+// headerStrings(depth, first, count, text): [name, value, ...] of pairs
+// [first, first + count) of the last call in that workspace, cut from that
+// call's text (the string the call returned), each string a flat copy of its
+// bytes (well-known names the table's). For a flush of a head that is still
+// arriving, whose strings node:http keeps until the message is done: slices
+// of the call's one string would cost 32 bytes each on top of it. (Copied
+// from the string, not from the input: a handler may have detached that.)
+Napi::Value HeaderStrings(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Instance* in = static_cast<Instance*>(info.Data());
+  Workspace* ws;
+  if (!WorkspaceArg(env, in, info[0], &ws)) return Napi::Value();
+  if (!info[1].IsNumber() || !info[2].IsNumber() || !info[3].IsString()) {
+    ThrowType(env, "headerStrings() takes a depth, two numbers and the call's text");
+    return Napi::Value();
+  }
+  uint32_t first = info[1].As<Napi::Number>().Uint32Value();
+  uint32_t count = info[2].As<Napi::Number>().Uint32Value();
+  if (static_cast<uint64_t>(first) + count > ws->core.pair_cap) {
+    ThrowRange(env, "no such pairs");
+    return Napi::Value();
+  }
+  size_t len = 0;
+  napi_get_value_string_latin1(env, info[3], nullptr, 0, &len);
+  std::vector<char> text(len + 1);
+  napi_get_value_string_latin1(env, info[3], text.data(), text.size(), &len);
+  napi_value known;
+  napi_get_reference_value(env, in->known_names, &known);
+  napi_value out;
+  napi_create_array_with_length(env, 2 * count, &out);
+  for (uint32_t i = 0; i < count; i++) {
+    const int32_t* pair = lhn_workspace_pair(&ws->core, first + i);
+    const int32_t ranges[2][2] = {{pair[LHN_PAIR_NAME_START], pair[LHN_PAIR_NAME_END]},
+                                  {pair[LHN_PAIR_VALUE_START], pair[LHN_PAIR_VALUE_END]}};
+    for (uint32_t k = 0; k < 2; k++) {
+      napi_value str;
+      if (k == 0 && pair[LHN_PAIR_KNOWN_NAME] != 0) {
+        napi_get_element(env, known, static_cast<uint32_t>(pair[LHN_PAIR_KNOWN_NAME] - 1), &str);
+      } else {
+        int32_t start = ranges[k][0], end = ranges[k][1];
+        if (start < 0 || end < start || static_cast<size_t>(end) > len) {
+          ThrowRange(env, "a pair outside the call's text");
+          return Napi::Value();
+        }
+        napi_create_string_latin1(env, text.data() + start, static_cast<size_t>(end - start), &str);
+      }
+      napi_set_element(env, out, 2 * i + k, str);
+    }
+  }
+  return Napi::Value(env, out);
+}
+
 // workspace(depth): { state, events, pairs }, the ArrayBuffers of that
 // workspace as they are now.
 Napi::Value WorkspaceBuffers(const Napi::CallbackInfo& info) {
@@ -608,7 +662,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   names = lhn_method_names(1, &count);
   exports["allMethods"] = Strings(env, names, count);
   names = lhn_known_names(&count);
-  exports["knownHeaderNames"] = Strings(env, names, count);
+  Napi::Array known = Strings(env, names, count);
+  exports["knownHeaderNames"] = known;
+  napi_create_reference(env, known, 1, &in->known_names);
   auto raw = [&](const char* name, napi_callback cb) {
     napi_value fn;
     napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, in, &fn);
@@ -626,6 +682,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   method("headersComplete", HeadersComplete);
   method("errorInfo", ErrorInfo);
   method("workspace", WorkspaceBuffers);
+  method("headerStrings", HeaderStrings);
   method("stats", Stats);
   method("memory", Memory);
   exports["llhttpVersion"] = Napi::String::New(env, llhttp.version);
