@@ -524,7 +524,7 @@ class Replay {
     if (typeof cb !== 'function') return 0;
     // (Flat strings: node:http keeps a flush's strings while the rest of the
     // head arrives, maybe slowly; slices of the call's text cost more.)
-    if (!parser.lazyHeaders) cb.call(parser, ws.flatHeaderArray(first, count), ws.eventText(i));
+    if (!parser.lazyHeaders) cb.call(parser, ws.flatHeaderArray(first, count), ws.flatEventText(i));
     // Lazy mode: header flushes are not delivered; trailers are, without an
     // array.
     else if (this.headersDelivered) cb.call(parser, undefined, ws.eventText(i));

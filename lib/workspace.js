@@ -200,6 +200,14 @@ class Workspace {
     return this.events[i * EVENT_SLOTS + EV_HEADER_PAIRS];
   }
 
+  // The same as a flat copy (see flatHeaderArray()).
+  flatEventText(i) {
+    const at = i * EVENT_SLOTS;
+    const start = this.events[at + EV_TEXT_START];
+    const end = this.events[at + EV_TEXT_END];
+    return start === end || this.text === undefined ? '' : binding.flatString(this.text, start, end);
+  }
+
   // The URL or status text an event carries.
   eventText(i) {
     const at = i * EVENT_SLOTS;

@@ -471,6 +471,29 @@ Napi::Value HeaderStrings(const Napi::CallbackInfo& info) {
   return Napi::Value(env, out);
 }
 
+// flatString(text, start, end): text.substring(start, end) as a flat copy
+// (a substring of 13 characters or more would be a slice, holding text).
+Napi::Value FlatString(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsString() || !info[1].IsNumber() || !info[2].IsNumber()) {
+    ThrowType(env, "flatString() takes a string and two numbers");
+    return Napi::Value();
+  }
+  uint32_t start = info[1].As<Napi::Number>().Uint32Value();
+  uint32_t end = info[2].As<Napi::Number>().Uint32Value();
+  size_t len = 0;
+  napi_get_value_string_latin1(env, info[0], nullptr, 0, &len);
+  if (end < start || end > len) {
+    ThrowRange(env, "flatString(): out of range");
+    return Napi::Value();
+  }
+  std::vector<char> text(end + 1);
+  napi_get_value_string_latin1(env, info[0], text.data(), text.size(), &len);
+  napi_value out;
+  napi_create_string_latin1(env, text.data() + start, end - start, &out);
+  return Napi::Value(env, out);
+}
+
 // workspace(depth): { state, events, pairs }, the ArrayBuffers of that
 // workspace as they are now.
 Napi::Value WorkspaceBuffers(const Napi::CallbackInfo& info) {
@@ -683,6 +706,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   method("errorInfo", ErrorInfo);
   method("workspace", WorkspaceBuffers);
   method("headerStrings", HeaderStrings);
+  method("flatString", FlatString);
   method("stats", Stats);
   method("memory", Memory);
   exports["llhttpVersion"] = Napi::String::New(env, llhttp.version);
