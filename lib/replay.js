@@ -522,9 +522,14 @@ class Replay {
     }
     const cb = this.handler(kOnHeaders);
     if (typeof cb !== 'function') return 0;
-    // (Flat strings: node:http keeps a flush's strings while the rest of the
-    // head arrives, maybe slowly; slices of the call's text cost more.)
-    if (!parser.lazyHeaders) cb.call(parser, ws.flatHeaderArray(first, count), ws.flatEventText(i));
+    // (Flat strings when the head is still arriving after this call:
+    // node:http keeps a flush's strings meanwhile, maybe long, and slices of
+    // the call's text would cost more. Made natively, they cost more time:
+    // only then.)
+    if (!parser.lazyHeaders) {
+      if (ws.headEndsAfter(i)) cb.call(parser, ws.headerArray(first, count), ws.eventText(i));
+      else cb.call(parser, ws.flatHeaderArray(first, count), ws.flatEventText(i));
+    }
     // Lazy mode: header flushes are not delivered; trailers are, without an
     // array.
     else if (this.headersDelivered) cb.call(parser, undefined, ws.eventText(i));

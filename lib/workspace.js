@@ -176,6 +176,20 @@ class Workspace {
     return false;
   }
 
+  // Whether the head (or the trailers) that event `i` flushes part of ends
+  // in this call: its strings may then share the call's text, as the rest
+  // of the head's do.
+  headEndsAfter(i) {
+    const events = this.events;
+    const count = this.state[WS_EVENTS];
+    for (let k = i + 1; k < count; k++) {
+      const kind = events[k * EVENT_SLOTS + EV_KIND];
+      if (kind === EV_HEADERS_COMPLETE || kind === EV_MESSAGE_COMPLETE) return true;
+      if (kind === EV_MESSAGE_BEGIN) return false;
+    }
+    return false;
+  }
+
   // A body event's bytes: [bodyStart, bodyStart + bodyLength) of the input.
   bodyStart(i) {
     return this.events[i * EVENT_SLOTS + EV_BODY_START];
