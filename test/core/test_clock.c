@@ -2,21 +2,8 @@
  * and run by scripts/dev/test-core.js, plain and under ASan/UBSan. That the
  * parser stamps message starts with it, and that it agrees with node's
  * process.hrtime, is tested from Node: test/clock.test.js. */
-#include <stdio.h>
-
+#include "check.h"
 #include "../../src/core/lhn_clock.h"
-
-static int failures;
-static int checks;
-
-#define CHECK(cond)                                                        \
-  do {                                                                     \
-    checks++;                                                              \
-    if (!(cond)) {                                                         \
-      failures++;                                                          \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                      \
-  } while (0)
 
 static uint64_t fake_now;
 static uint64_t fake_clock(void) { return fake_now; }
@@ -73,6 +60,5 @@ int main(void) {
   test_installed();
   test_offset();
   test_runtime();
-  printf("clock: %d passed, %d failed\n", checks - failures, failures);
-  return failures ? 1 : 0;
+  return report("clock");
 }
