@@ -22,13 +22,6 @@ const { trace, normalize, createParser, recorder } = require('./support/trace');
 const { cutsInTwo, byteByByte } = require('./support/chunks');
 const { runWithParserInChild, describeChildExit } = require('./support/child');
 
-const UNDER_ASAN = (() => {
-  try {
-    return require('node:fs').readFileSync('/proc/self/maps', 'latin1').includes('libasan');
-  } catch {
-    return false;
-  }
-})();
 const BUILTIN_ONLY = process.env.CONFORMANCE_BUILTIN_ONLY === '1';
 
 const builtin = require('./support/builtin');
@@ -1419,23 +1412,11 @@ for (const [name, HTTPParser, mod] of PARSERS) {
         try { p.finish(); } catch {}
         console.log('survived');`;
 
-      if (name === 'builtin') {
-        // (Under AddressSanitizer, npm run test:asan, the built-in reads
-        // memory its allocator filled differently and may survive.)
-        // (Nor does it under qemu-user, where test:package runs the arm64
-        // node: Node 26's built-in survived 4 runs in 5 there.)
-        it('close() inside a callback and execute() without initialize() crash the builtin (child process)',
-           { skip: UNDER_ASAN ? 'the built-in does not reliably crash under ASan'
-             : process.env.QEMU_LD_PREFIX ? 'the built-in does not reliably crash under qemu-user'
-             : process.platform === 'win32' ? 'a crash on Windows is an exit code, not a signal' : false }, () => {
-          for (const code of [CLOSE_IN_CB, NO_INIT]) {
-            const r = runWithParserInChild('builtin', code);
-            assert.notEqual(r.status, 0, describeChildExit(r));
-            assert.ok(['SIGSEGV', 'SIGBUS', 'SIGABRT'].includes(r.signal), describeChildExit(r));
-            assert.doesNotMatch(r.stdout, /survived/);
-          }
-        });
-      } else {
+      // The built-in reads freed memory here (use after free): it usually
+      // dies of SIGSEGV or SIGABRT, but not always (a CI run of Node 26
+      // survived once; ASan and qemu-user runs often survive), so its
+      // behaviour is not something a test can assert. Ours must survive.
+      if (name !== 'builtin') {
         it('INTENTIONAL DIFFERENCE: close() inside a callback and execute() without initialize() do not crash (the builtin segfaults)', () => {
           for (const code of [CLOSE_IN_CB, NO_INIT]) {
             const r = runWithParserInChild(name, code);
