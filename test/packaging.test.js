@@ -124,24 +124,27 @@ function bareCopy() {
   return dir;
 }
 
+// (The bare copy's own lookup, whatever addon the environment points at:
+// npm run test:asan sets LLHTTP_NAPI_ADDON.)
+const OWN = { LLHTTP_NAPI_ADDON: '' };
 const LOAD = `try { require('./lib/native'); console.log('loaded'); }
   catch (err) { console.log(JSON.stringify({ code: err.code, first: err.message.split('\\n')[0] })); }`;
 
 test('load errors name the platform, the prebuilds there are, the build command and what is missing', async () => {
   const dir = bareCopy();
   try {
-    const none = JSON.parse((await runNode(['-e', LOAD], { cwd: dir })).stdout);
+    const none = JSON.parse((await runNode(['-e', LOAD], { cwd: dir, env: OWN })).stdout);
     assert.equal(none.code, 'LLHTTP_NAPI_NO_ADDON');
     assert.match(none.first, new RegExp(`^no prebuilt addon for ${process.platform}-${process.arch}\\b.* \\(the package has none\\) and no build from source; run \`npx llhttp-napi-build\` in the application`));
 
     // Without a toolchain on PATH: what is missing is named.
-    const bare = JSON.parse((await runNode(['-e', LOAD], { cwd: dir, env: { PATH: path.join(dir, 'nothing') } })).stdout);
+    const bare = JSON.parse((await runNode(['-e', LOAD], { cwd: dir, env: { ...OWN, PATH: path.join(dir, 'nothing') } })).stdout);
     assert.match(bare.first, /missing here: a C compiler \(cc, gcc or clang\), a C\+\+ compiler \(c\+\+, g\+\+ or clang\+\+\), make, python3\)$/);
 
     // A prebuild for another platform only.
     fs.mkdirSync(path.join(dir, 'prebuilds', 'sunos-mips'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'prebuilds', 'sunos-mips', 'llhttp-napi.napi.node'), '');
-    const other = JSON.parse((await runNode(['-e', LOAD], { cwd: dir })).stdout);
+    const other = JSON.parse((await runNode(['-e', LOAD], { cwd: dir, env: OWN })).stdout);
     assert.match(other.first, /\(the package has them for sunos-mips\) and no build from source/);
 
     // A prebuild that fits but does not load (e.g. a glibc too old).
@@ -149,7 +152,7 @@ test('load errors name the platform, the prebuilds there are, the build command 
       const tuple = path.join(dir, 'prebuilds', `linux-${process.arch}`);
       fs.mkdirSync(tuple, { recursive: true });
       fs.writeFileSync(path.join(tuple, 'llhttp-napi.napi.glibc.node'), 'not an ELF file');
-      const broken = JSON.parse((await runNode(['-e', LOAD], { cwd: dir, env: { LIBC: 'glibc' } })).stdout);
+      const broken = JSON.parse((await runNode(['-e', LOAD], { cwd: dir, env: { ...OWN, LIBC: 'glibc' } })).stdout);
       assert.equal(broken.code, 'LLHTTP_NAPI_ADDON_LOAD');
       assert.match(broken.first, new RegExp(`^the prebuilt addon prebuilds/linux-${process.arch}/llhttp-napi\\.napi\\.glibc\\.node does not load here \\(.+\\); run \`npx llhttp-napi-build\``));
     }
