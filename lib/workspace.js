@@ -166,25 +166,24 @@ class Workspace {
 
   // Whether a message completes after event `i` and before the next begins.
   completesAfter(i) {
-    const events = this.events;
-    const count = this.state[WS_EVENTS];
-    for (let k = i + 1; k < count; k++) {
-      const kind = events[k * EVENT_SLOTS + EV_KIND];
-      if (kind === EV_MESSAGE_COMPLETE) return true;
-      if (kind === EV_MESSAGE_BEGIN) return false;
-    }
-    return false;
+    return this.comesAfter(i, EV_MESSAGE_COMPLETE, EV_MESSAGE_COMPLETE);
   }
 
   // Whether the head (or the trailers) that event `i` flushes part of ends
   // in this call: its strings may then share the call's text, as the rest
   // of the head's do.
   headEndsAfter(i) {
+    return this.comesAfter(i, EV_HEADERS_COMPLETE, EV_MESSAGE_COMPLETE);
+  }
+
+  // Whether an event of kind `a` or `b` follows event `i` before the next
+  // message begins.
+  comesAfter(i, a, b) {
     const events = this.events;
     const count = this.state[WS_EVENTS];
     for (let k = i + 1; k < count; k++) {
       const kind = events[k * EVENT_SLOTS + EV_KIND];
-      if (kind === EV_HEADERS_COMPLETE || kind === EV_MESSAGE_COMPLETE) return true;
+      if (kind === a || kind === b) return true;
       if (kind === EV_MESSAGE_BEGIN) return false;
     }
     return false;
