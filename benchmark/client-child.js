@@ -3,7 +3,7 @@
 // keep-alive Agent to the peer (client-peer.js), `concurrency` of them in
 // flight, each response's body read whole and (JSON) parsed, the next request
 // sent as one ends; with --parser=napi after llhttp-napi's install(). Starts
-// at once and speaks the protocol of processes.js; a report counts the
+// at once and speaks common.ipcChild's protocol; a report counts the
 // responses read since the reset (`requests`), with the errors and the parser
 // node:http used.
 //

@@ -2,7 +2,7 @@
 // The peer of benchmark/client.js: a node:net server, on the load CPU, that
 // answers every request (each ends at its blank line: the client sends GETs)
 // with the next of its canned responses, so that the client, not the peer,
-// is what the load depends on. Speaks the protocol of processes.js (it only
+// is what the load depends on. Speaks common.ipcChild's protocol (it only
 // says where it listens).
 //
 // The responses (clientResponses): heads from benchmark/corpus.js's 200
