@@ -130,9 +130,8 @@ function useParser(name, pkg = ROOT) {
 
 // Which parser node:http gave a socket; `ours` is our HTTPParser where installed.
 function whichParser(parser, ours) {
-  if (!parser) return 'unknown (socket.parser unset)';
-  if (ours) return parser instanceof ours ? 'napi' : `not ours (${parser.constructor.name})`;
-  return typeof parser.getAllHeaders === 'function' ? parser.constructor.name : 'builtin';
+  if (ours) return parser instanceof ours ? 'napi' : `not ours (${parser && parser.constructor.name})`;
+  return parser && typeof parser.getAllHeaders !== 'function' ? 'builtin' : 'not the built-in';
 }
 
 // The bytes a parser of ours holds (lib/parser-hooks.js coreStats), or null
@@ -277,7 +276,7 @@ function cpuSeconds(pid) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // A child with typed IPC replies. A measured child (server-child.js,
-// client-child.js) sends { type: 'listening' | 'ready' | 'unavailable' }
+// client.js --child) sends { type: 'listening' | 'ready' | 'unavailable' }
 // first, answers { type: 'reset' } (its counters to zero) and { type:
 // 'report' } (what it did since: { requests, ... }), and ends on 'exit'.
 function ipcChild(argv, label) {
@@ -305,9 +304,9 @@ function ipcChild(argv, label) {
     expect,
     ready: expect(byType('listening', 'ready')),
     send: (msg) => proc.send(msg),
-    request(type) {
+    request(type, fields) {
       const reply = expect(byType(type));
-      proc.send({ type });
+      proc.send({ type, ...fields });
       return reply;
     },
     stop: () => new Promise((resolve) => {
@@ -320,8 +319,8 @@ function ipcChild(argv, label) {
   };
 }
 
-// A measured window of a child that begins now: reset, then report(). Gives
-// its CPU time and requests, per request.
+// Opens a measured window of a child (reset); report() closes it: the
+// child's report with its CPU µs per request and requests per second.
 async function startWindow(child) {
   await child.request('reset');
   const cpu0 = cpuSeconds(child.proc.pid);

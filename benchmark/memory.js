@@ -23,7 +23,6 @@
 
 const net = require('node:net');
 const path = require('node:path');
-const { fork } = require('node:child_process');
 const { median } = require('simple-statistics');
 const common = require('./common');
 const corpus = require('./corpus');
@@ -62,25 +61,14 @@ function server(parser, pkg) {
     return { memory: Object.fromEntries(KEYS.map((k) => [k, m[k]])), connections: sockets.size, bytesRead, core,
       objects: snapshot ? await heapObjects() : null };
   };
-  process.on('message', (msg) => state(msg.snapshot).then((s) => process.send({ type: 'state', ...s })));
+  process.on('message', (msg) => {
+    if (msg.type === 'exit') process.exit(0);
+    state(msg.snapshot).then((s) => process.send({ type: 'state', ...s }));
+  });
   srv.listen(0, '127.0.0.1', () => state(false).then((s) => process.send({ type: 'listening', port: srv.address().port, ...s })));
 }
 
-const reply = (child, type) => new Promise((resolve, reject) => {
-  const on = (msg) => {
-    if (msg.type !== type && msg.type !== 'unavailable') return;
-    child.off('message', on);
-    resolve(msg);
-  };
-  child.on('message', on);
-  child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-});
-
-function measure(child, snapshot = false) {
-  const r = reply(child, 'state');
-  child.send({ snapshot });
-  return r;
-}
+const measure = (child, snapshot = false) => child.request('state', { snapshot });
 
 // The browser-like GETs that keep a connection open.
 const idleRequests = () => corpus.corpusBuffers('request', 1000, 1).filter((b) => {
@@ -150,13 +138,13 @@ function perConnection(a, b, n) {
 
 // use(child, listening) with a fresh server of `parser`, which then ends.
 async function withServer(parser, pkg, use) {
-  const child = fork(__filename, ['--child', parser, pkg], { execArgv: ['--expose-gc'], stdio: 'inherit' });
+  const child = common.ipcChild([process.execPath, '--expose-gc', __filename, '--child', parser, pkg], `server (${parser})`);
   try {
-    const listening = await reply(child, 'listening');
+    const listening = await child.ready;
     if (listening.type === 'unavailable') throw new Error(`napi unavailable: ${listening.reason}`);
     return await use(child, listening);
   } finally {
-    child.kill();
+    await child.stop();
   }
 }
 

@@ -152,7 +152,7 @@ const FULL_STEPS = [
     run: async (rows, result) => {
       await memoryRow('RSS per idle keep-alive connection (4,000)', { rounds: 2, breakdown: [200, 1200] })(rows, result);
       await memoryRow('RSS per connection holding 8 KiB of an unfinished head (2,000)', { partial: true, rounds: 2,
-        breakdown: [100, 600] })(rows, result);
+        breakdown: [200, 1200] })(rows, result);
     } },
   { seconds: 300, what: 'instructions per message under callgrind (scripts/dev/instructions.js)', run: async (rows, result) => {
     const { instructions } = require('../scripts/dev/instructions');

@@ -173,7 +173,7 @@ function describe(result) {
   const lines = [];
   const n = (x) => common.formatRate(Math.round(x));
   const name = (w) => (w.vary === 1 ? `distinct (corpus of ${result.count || CORPUS_COUNT})` : `repeated (len=${result.len})`);
-  const what = result.frags > 1 ? `bench-parser-fragmented frags=${result.frags}` : 'bench-parser';
+  const what = `benchmark/parser.js${result.frags > 1 ? ` frags=${result.frags}` : ''}`;
   lines.push(`instructions per message (execute() calls + initialize()), ${what} (callgrind, ` +
              `difference of n=${result.n1} and n=${result.n2}):`);
   for (const w of workloads) if (w.rawError) lines.push(`  (${w.rawError})`);
