@@ -36,6 +36,8 @@ const OUT = path.resolve(options.out || path.join(__dirname, 'results'));
 // The servers of the default run: install() on the plain workloads, and every llhttp-napi/server row.
 const DEFAULT_SERVERS = ['hello', 'browser', ...workloads.WORKLOADS.filter((w) => w.ours === 'server').map((w) => w.name)];
 const FULL_SERVERS = workloads.NAMES.filter((name) => name !== 'net-echo');
+// Those that run here (for the time estimates).
+const runnable = (names) => names.filter((name) => !workloads.missing(name)).length;
 
 const started = Date.now();
 const tty = process.stderr.isTTY;
@@ -110,7 +112,7 @@ const DEFAULT_STEPS = [
     steadyRow('parser, distinct requests, whole: speed, steady state', ['vary=1', 'frags=1'])(rows);
     steadyRow('parser, distinct requests in 3 pieces: speed, steady state', ['vary=1', 'frags=3'])(rows);
   } },
-  { seconds: DEFAULT_SERVERS.length * ROUNDS * 2 * (DURATION + 1.7), what: `servers (${DEFAULT_SERVERS.join(', ')}), solo rounds`,
+  { seconds: runnable(DEFAULT_SERVERS) * ROUNDS * 2 * (DURATION + 1.7), what: `servers (${DEFAULT_SERVERS.join(', ')}), solo rounds`,
     run: serverRows(DEFAULT_SERVERS, ['solo']) },
   { seconds: 20, what: 'memory per idle keep-alive connection', run: memoryRow('RSS per idle keep-alive connection (4,000)', { rounds: 2 }) },
 ];
@@ -125,7 +127,7 @@ const FULL_STEPS = [
       steadyRow(`parser, steady state, ${settings.join(' ')}`, settings)(rows);
     }
   } },
-  { seconds: 150, what: 'the parser in fresh processes (Node\'s shape) and raw llhttp in C', run: async (rows, result) => {
+  { seconds: 240, what: 'the parser in fresh processes (Node\'s shape) and raw llhttp in C', run: async (rows, result) => {
     for (const [settings, runs] of [[['len=4,8,16,32', 'vary=0,1'], 6], [['len=8,16', 'frags=2,4,8', 'vary=0,1'], 4]]) {
       for (const r of fresh(settings, runs)) rows.push({ figure: `parser, fresh process, ${r.key}`, how: 'timed', better: 'higher', stats: r.stats });
     }
@@ -139,10 +141,10 @@ const FULL_STEPS = [
     progress('the cold parse');
     rows.push({ figure: 'parser, distinct requests, cold (cold.js): speed', how: 'timed', better: 'higher', stats: json('cold.js', []) });
   } },
-  { seconds: (FULL_SERVERS.length) * (8 * 2 * 3.7 + 6 * 4.5 + 4), what: `servers (${FULL_SERVERS.join(', ')}), solo and paired rounds, nextTicks and emits`,
+  { seconds: runnable(FULL_SERVERS) * (ROUNDS * 2 * (DURATION + 2) + 6 * (DURATION + 3) + 5), what: `servers (${FULL_SERVERS.join(', ')}), solo and paired rounds, nextTicks and emits`,
     run: serverRows(FULL_SERVERS, ['solo', 'paired']) },
-  { seconds: 8 * 2 * 3.7, what: 'the parser on node:net (net-echo), solo rounds', run: serverRows(['net-echo'], ['solo']) },
-  { seconds: 2 * 8 * 2 * 3.5, what: 'the node:http client (JSON, chunked), solo rounds', run: async (rows, result) => {
+  { seconds: ROUNDS * 2 * (DURATION + 2), what: 'the parser on node:net (net-echo), solo rounds', run: serverRows(['net-echo'], ['solo']) },
+  { seconds: 2 * ROUNDS * 2 * (DURATION + 2), what: 'the node:http client (JSON, chunked), solo rounds', run: async (rows, result) => {
     result.client = await clientBench({ rounds: ROUNDS, duration: DURATION, onProgress: ({ what }) => progress(`client, ${what}`) });
     for (const [kind, k] of Object.entries(result.client.kinds)) {
       rows.push({ figure: `node:http client + install(), ${kind}, CPU per response, solo rounds`, how: 'timed', better: 'lower', stats: k.stats });
@@ -154,7 +156,7 @@ const FULL_STEPS = [
       await memoryRow('RSS per connection holding 8 KiB of an unfinished head (2,000)', { partial: true, rounds: 2,
         breakdown: [200, 1200] })(rows, result);
     } },
-  { seconds: 300, what: 'instructions per message under callgrind (scripts/dev/instructions.js)', run: async (rows, result) => {
+  { seconds: 540, what: 'instructions per message under callgrind (scripts/dev/instructions.js)', run: async (rows, result) => {
     const { instructions } = require('../scripts/dev/instructions');
     result.instructions = await instructions({ len: 8, vary: [0, 1], onProgress: (t) => progress(t) });
     for (const w of result.instructions.workloads || []) {
@@ -205,7 +207,7 @@ function markdown(result) {
     ...fence(table(result.rows)), ...notes(result).map((l) => `${l}`), '',
     ...(result.servers || []).flatMap((s) => ['## Servers', '', ...fence(describeServers(s))]),
     ...(result.client ? ['## The client', '', ...fence(describeClient(result.client))] : []),
-    ...(result.memory || []).flatMap((m) => ['## Memory per connection', '', ...fence(describeMemory(m))]),
+    ...(result.memory || []).flatMap((m) => [`## Memory per connection (${m.mode})`, '', ...fence(describeMemory(m))]),
     ...(result.instructions && !result.instructions.error ?
       ['## Instructions per message (callgrind)', '', ...fence(require('../scripts/dev/instructions').describe(result.instructions))] : []),
   ].join('\n');
