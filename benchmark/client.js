@@ -1,123 +1,152 @@
 'use strict';
-// The client side: a node:http client through a keep-alive Agent
-// (client-child.js) reading responses from a peer on the other core
-// (client-peer.js: 1 KiB JSON documents under realistic, all different
-// heads), with the built-in parser and with llhttp-napi's install(). CPU time
-// per response of the client process (/proc/<pid>/stat over the window), ours
-// / the built-in, measured as server.js's solo rounds are (rounds.js): one
-// client at a time, alone on CPU 0, the peer on CPU 1, the order alternating
-// each round, a fresh client each time. The figure is the median over rounds
-// with its 95% interval (order statistics), the geometric mean beside it.
+// The client side: a node:http client through a keep-alive Agent, 16
+// requests in flight, each response read whole and JSON-parsed, with the
+// built-in parser and after install(), reading from a node:net peer on the
+// other core that answers each request with the next of its responses: 1 KiB
+// JSON documents under heads from corpus.js's 200 responses (all different),
+// by Content-Length (json) or chunked in 1-3 chunks (chunked). CPU per
+// response of the client process, ours / the built-in (lower is better), in
+// solo rounds (common.soloRound); the median of the rounds with its 95%
+// interval. One file, three roles: the driver, --child (the measured client)
+// and --peer.
 //
-// Kinds: json (Content-Length) and chunked (Transfer-Encoding: chunked, 1-3
-// chunks). It measures the node binary that runs it, so per line:
-//   $(node scripts/dev/test-lines.js --print 24) benchmark/client.js
-//
-//   node benchmark/client.js [--kind=json,chunked] [--rounds=9] [--duration=3] [--warmup=1.5]
-//        [--concurrency=16] [--seed=1] [--package=DIR] [--json=FILE]
+//   node benchmark/client.js [--kind=json,chunked] [--rounds=8] [--duration=2] [--warmup=1]
+//        [--concurrency=16] [--package=DIR]
 
-const os = require('node:os');
+const net = require('node:net');
 const path = require('node:path');
 const common = require('./common');
-const processes = require('./processes');
-const e2eRounds = require('./rounds');
-const { KINDS, clientResponses } = require('./client-peer');
+const corpus = require('./corpus');
+const { jsonDocument } = require('./server-workloads');
 
-const DESCRIPTIONS = {
-  json: '1 KiB JSON responses, Content-Length',
-  chunked: '1 KiB JSON responses, Transfer-Encoding: chunked (1-3 chunks)',
-};
+const KINDS = ['json', 'chunked'];
+const REPLACED = new Set(['connection', 'content-length', 'transfer-encoding', 'content-type']);
 
-function startClient(parser, { port, concurrency, pkg }) {
-  return processes.ipcChild(processes.pinned(processes.MEASURED_CPU, [process.execPath,
-    path.join(__dirname, 'client-child.js'), `--parser=${parser}`, `--port=${port}`,
-    `--concurrency=${concurrency}`, `--package=${pkg}`]), `client (${parser})`);
+// The peer's 64 responses, seeded.
+function clientResponses(kind, seed) {
+  const random = corpus.prng(seed * 7927 + 5);
+  const out = [];
+  for (const msg of corpus.responseCorpus({ count: 64 * 8, seed })) {
+    if (out.length === 64) break;
+    if (msg.statusCode !== 200) continue;
+    const headers = msg.headers.filter(([name]) => !REPLACED.has(name.toLowerCase()));
+    headers.push(['Content-Type', 'application/json; charset=utf-8'], ['Connection', 'keep-alive'],
+      kind === 'chunked' ? ['Transfer-Encoding', 'chunked'] : ['Content-Length', '1024']);
+    out.push(corpus.serializeResponse({ statusCode: 200, statusMessage: 'OK', headers,
+      body: jsonDocument(random, 1024), chunked: kind === 'chunked' }));
+  }
+  return out;
 }
 
-function clientFigures(w) {
-  return { requests: w.requests, cpuSeconds: w.cpuSeconds, wallSeconds: w.wallSeconds, cpuUsPerRequest: w.cpuUsPerRequest,
-    requestsPerSecond: w.requestsPerSecond, bytesPerResponse: w.requests ? w.report.bytes / w.requests : 0,
-    parserSeen: w.report.parser, loaderErrors: w.report.errors ? `errors=${w.report.errors}` : null };
+// The peer: answers each request whose end (CR LF CR LF) arrives, across reads too.
+function peer(kind, seed) {
+  const responses = clientResponses(kind, seed);
+  let next = 0;
+  const server = net.createServer({ noDelay: true }, (socket) => {
+    let matched = 0; // bytes of CR LF CR LF seen so far
+    socket.on('error', () => {}); // a client that exits mid-request
+    socket.on('data', (chunk) => {
+      const answers = [];
+      for (let i = 0; i < chunk.length; i++) {
+        if (chunk[i] === (matched % 2 === 0 ? 13 : 10)) matched++;
+        else matched = chunk[i] === 13 ? 1 : 0;
+        if (matched === 4) {
+          matched = 0;
+          answers.push(responses[next]);
+          next = next + 1 === responses.length ? 0 : next + 1;
+        }
+      }
+      if (answers.length) socket.write(answers.length === 1 ? answers[0] : Buffer.concat(answers));
+    });
+  });
+  process.on('message', (msg) => msg.type === 'exit' && process.exit(0));
+  server.listen(0, '127.0.0.1', () => process.send({ type: 'listening', port: server.address().port }));
 }
 
-async function clientBench({ kinds = KINDS, rounds = 9, duration = 3, warmup = 1.5, concurrency = 16, seed = 1,
+// The measured client; its report counts responses read since the reset as `requests`.
+function child({ parser, port, concurrency, pkg }) {
+  const unavailable = common.useParser(parser, pkg);
+  if (unavailable) return process.send({ type: 'unavailable', reason: unavailable });
+  const http = require('node:http');
+  const ours = parser === 'napi' ? require(pkg).HTTPParser : null;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const tally = { requests: 0, errors: 0 };
+  let seen = null;
+  let id = 0;
+  const request = () => http.get({ agent, host: '127.0.0.1', port, path: `/api/v1/items/${++id}`,
+    headers: { Accept: 'application/json', 'User-Agent': 'node-client-bench/1.0' } }, onResponse)
+    .on('error', () => { tally.errors++; setImmediate(request); });
+  function onResponse(res) {
+    if (seen === null) seen = common.whichParser(res.socket.parser, ours);
+    const chunks = [];
+    res.on('data', (chunk) => chunks.push(chunk));
+    res.on('end', () => {
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      if (typeof JSON.parse(body.toString('latin1')).id !== 'string') tally.errors++;
+      tally.requests++;
+      request();
+    });
+  }
+  process.on('message', (msg) => {
+    if (msg.type === 'reset') tally.requests = tally.errors = 0;
+    if (msg.type === 'exit') process.exit(0);
+    process.send(msg.type === 'report' ? { type: 'report', ...tally, parser: seen } : { type: msg.type });
+  });
+  for (let i = 0; i < concurrency; i++) request();
+  process.send({ type: 'ready' });
+}
+
+async function clientBench({ kinds = KINDS, rounds = 8, duration = 2, warmup = 1, concurrency = 16, seed = 1,
   pkg = common.ROOT, onProgress = () => {} } = {}) {
   pkg = path.resolve(pkg);
-  for (const kind of kinds) if (!KINDS.includes(kind)) throw new Error(`unknown kind "${kind}" (${KINDS.join(', ')})`);
-  const result = {
-    pinned: processes.PINNED,
-    settings: { rounds, duration, warmup, concurrency, seed },
-    started: new Date().toISOString(),
-    identity: common.buildIdentity(pkg),
-    loadavg: [os.loadavg()[0]],
-    kinds: {},
-    unavailable: null,
-  };
-  const steps = kinds.length * rounds;
+  const result = { settings: { rounds, duration, warmup, concurrency }, identity: common.buildIdentity(pkg), kinds: {} };
   let step = 0;
   for (const kind of kinds) {
-    const responses = clientResponses(kind, { seed });
-    const k = { description: DESCRIPTIONS[kind], distinct: responses.length,
-      responseBytes: Math.round(responses.reduce((sum, r) => sum + r.length, 0) / responses.length), rounds: [], stats: null };
-    result.kinds[kind] = k;
-    const peer = processes.ipcChild(processes.pinned(processes.LOAD_CPU, [process.execPath,
-      path.join(__dirname, 'client-peer.js'), `--kind=${kind}`, `--seed=${seed}`]), 'peer');
+    const peerChild = common.ipcChild(common.pinned(common.LOAD_CPU, [process.execPath, __filename, '--peer',
+      `--kind=${kind}`, `--seed=${seed}`]), 'peer');
+    const list = [];
     try {
-      const { port } = await peer.ready;
-      for (let i = 0; i < rounds && !result.unavailable; i++) {
-        onProgress({ step: step++, steps, what: `${kind}: solo round ${i + 1}/${rounds}` });
-        const r = await e2eRounds.soloRound({ round: i, warmup, duration,
-          start: (p) => startClient(p, { port, concurrency, pkg }),
-          load: () => null,
-          figures: (p, w) => clientFigures(w) });
-        if (r.unavailable) result.unavailable = r.unavailable;
-        else k.rounds.push(r);
+      const { port } = await peerChild.ready;
+      for (let round = 0; round < rounds; round++) {
+        onProgress({ step: step++, steps: kinds.length * rounds, what: `${kind}: solo round ${round + 1}/${rounds}` });
+        const r = await common.soloRound({ round, warmup, duration, load: () => null,
+          start: (p) => common.ipcChild(common.pinned(common.MEASURED_CPU, [process.execPath, __filename, '--child',
+            `--parser=${p}`, `--port=${port}`, `--concurrency=${concurrency}`, `--package=${pkg}`]), `client (${p})`) });
+        if (r.unavailable) throw new Error(`napi unavailable: ${r.unavailable}`);
+        list.push(r);
       }
     } finally {
-      await peer.stop();
+      await peerChild.stop();
     }
-    k.stats = e2eRounds.seriesStats(k.rounds);
+    result.kinds[kind] = { rounds: list, stats: common.seriesStats(list) };
   }
-  result.loadavg.push(os.loadavg()[0]);
-  result.warning = common.identityChange(result.identity, common.buildIdentity(pkg));
   return result;
 }
 
-// A client that did not parse with the parser it should have.
-function roundNotes(r) {
-  const seen = common.PARSERS.filter((p) => r[p].parserSeen !== p).map((p) => `${p} client saw ${r[p].parserSeen}`);
-  return seen.length ? `  (${seen.join('; ')})` : '';
-}
-
 function describe(result) {
-  const set = result.settings;
-  const lines = [common.describeIdentity(result.identity),
-    `node:http client, keep-alive Agent, ${set.concurrency} requests in flight; ` +
-    (result.pinned ? `client on CPU ${processes.MEASURED_CPU}, peer on CPU ${processes.LOAD_CPU} (taskset)` : 'not pinned') +
-    `; ${set.rounds} solo rounds × ${set.duration} s after ${set.warmup} s warm-up; ` +
-    `load average ${result.loadavg.map((x) => x.toFixed(1)).join(' → ')}`];
-  if (result.warning) lines.push(`WARNING: ${result.warning}`);
-  if (result.unavailable) lines.push(`napi unavailable: ${result.unavailable}`);
-  for (const [kind, k] of Object.entries(result.kinds)) {
-    lines.push('', `== ${kind}: ${k.description}`, `   ${k.distinct} distinct responses, ${k.responseBytes} bytes on average`);
-    lines.push(...e2eRounds.describeSeries('solo rounds (one client at a time, alone on its core):', k,
-      { unit: 'resp', extra: roundNotes }));
-  }
-  return lines.join('\n');
+  const s = result.settings;
+  return [`node:http client, keep-alive Agent, ${s.concurrency} requests in flight, ${s.rounds} solo rounds × ${s.duration} s; ` +
+    'CPU per response, napi / builtin (lower is better), median of the rounds (95% interval)',
+  ...Object.entries(result.kinds).map(([kind, k]) => `${kind}: µs/resp builtin ${k.stats.builtin.toFixed(1)}, napi ` +
+    `${k.stats.napi.toFixed(1)}; ${k.stats.median.toFixed(3)} (${k.stats.ci[0].toFixed(3)}–${k.stats.ci[1].toFixed(3)})` +
+    k.rounds.flatMap((r) => common.PARSERS.filter((p) => r[p].parser !== p).map((p) => ` WARNING: ${p} saw ${r[p].parser}`)).join(''))]
+    .join('\n');
 }
 
-module.exports = { clientBench, describe, KINDS };
+module.exports = { clientBench, describe };
 
 if (require.main === module) {
   const { options } = common.parseArgs();
-  common.runProgram('client.js', (onProgress) => clientBench({
-    kinds: options.kind ? String(options.kind).split(',') : KINDS,
-    rounds: Number(options.rounds || 9),
-    duration: Number(options.duration || 3),
-    warmup: Number(options.warmup || 1.5),
-    concurrency: Number(options.concurrency || 16),
-    seed: Number(options.seed || 1),
-    pkg: options.package || common.ROOT,
-    onProgress,
-  }), describe, options.json);
+  if (options.peer) {
+    peer(options.kind, Number(options.seed || 1));
+  } else if (options.child) {
+    child({ parser: options.parser, port: Number(options.port), concurrency: Number(options.concurrency),
+      pkg: path.resolve(options.package) });
+  } else {
+    clientBench({ kinds: options.kind ? String(options.kind).split(',') : KINDS, rounds: Number(options.rounds || 8),
+      duration: Number(options.duration || 2), warmup: Number(options.warmup || 1),
+      concurrency: Number(options.concurrency || 16), pkg: options.package || common.ROOT,
+      onProgress: ({ what }) => process.stderr.write(`client.js: ${what}\n`) })
+      .then((r) => console.log(describe(r)), (err) => { console.error(err.stack); process.exit(1); });
+  }
 }

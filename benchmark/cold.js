@@ -1,66 +1,45 @@
 'use strict';
-// The parser when it runs cold, as in a server: between two parses a
-// server runs about 20 µs of other code (node:http, the application, the
-// kernel), which pushes the parser's code, objects and tables out of the
-// caches. Here each message of the distinct corpus (benchmark/corpus.js) is
-// preceded by that kind of work, untimed:
-//
-//   - node:http's own per-request objects: an IncomingMessage given the
-//     previous message's headers (_addHeaderLines, as parserOnHeadersComplete
-//     does) and a ServerResponse whose head is made (setHeader, _storeHeader);
-//   - memory traffic: a 256 KiB window of a 64 MiB buffer, written and read
-//     one cache line at a time, the window moving on each message (what the
-//     kernel's socket buffers and the application's own data do to the caches);
-//
-// and only execute() + initialize() of the message is timed (performance.now()
-// around it, less the cost of an empty timed region measured the same way).
-// Both parsers run in one process, in alternating batches (builtin, napi,
-// napi, builtin, ...), each through the same messages; the figure is the
-// median of the per-pair ratios (built-in time / ours: above 1, ours is
-// cheaper), with the geometric mean and its 95% interval.
+// The parse cold, as in a server: before each message of the distinct corpus
+// runs, untimed, what a server does between two parses, which pushes the
+// parser's code and data out of the caches: node:http's own per-request work
+// (an IncomingMessage given the previous message's headers, a ServerResponse
+// whose head is made) and a 256 KiB window of a 64 MiB buffer written and
+// read one cache line at a time. Only execute() + initialize() is timed
+// (performance.now() around it, less an empty timed region). Both parsers in
+// one process, alternating batches; the figure is the median of the
+// per-pair ratios, built-in time / ours (higher is better), with its 95%
+// interval (common.ratioStats).
 //
 //   node benchmark/cold.js [--batches=16] [--batch=1000] [--warmup=4000] [--json]
 
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
+const { median } = require('simple-statistics');
 const common = require('./common');
 const corpus = require('./corpus');
-const stats = require('./stats');
 
-const MEMORY = 64 << 20;
+const memory = new Uint8Array(64 << 20);
 const WINDOW = 256 << 10;
-const LINE = 64;
-
-const memory = new Uint8Array(MEMORY);
 let windowAt = 0;
+const fakeSocket = { readable: true, writable: true, on() {}, once() {}, removeListener() {}, destroy() {} };
+let lastHeaders = [];
 
-// Touches the next window of `memory`, one byte per cache line.
-function memoryTraffic() {
+// What a server does between two parses (untimed).
+function otherWork() {
   let sum = 0;
   const end = windowAt + WINDOW;
-  for (let i = windowAt; i < end; i += LINE) {
+  for (let i = windowAt; i < end; i += 64) {
     memory[i] = (memory[i] + 1) & 0xff;
     sum += memory[i + 32];
   }
-  windowAt = end >= MEMORY ? 0 : end;
-  return sum;
-}
-
-// node:http's work for one request, on the headers of the previous message.
-const fakeSocket = { readable: true, writable: true, on() {}, once() {}, removeListener() {}, destroy() {} };
-let lastHeaders = [];
-function nodeHttpWork() {
+  windowAt = end >= memory.length ? 0 : end;
   const req = new http.IncomingMessage(fakeSocket);
   req._addHeaderLines(lastHeaders, lastHeaders.length);
   const res = new http.ServerResponse(req);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   res._storeHeader('HTTP/1.1 200 OK\r\n', res[Object.getOwnPropertySymbols(res).find((s) => s.description === 'kOutHeaders')] || null);
-  return req.headers.host;
-}
-
-function otherWork() {
-  return memoryTraffic() + (nodeHttpWork() ? 1 : 0);
+  return sum + (req.headers.host ? 1 : 0);
 }
 
 // The headers the next message's node:http work is given.
@@ -69,87 +48,55 @@ function onHeadersComplete(major, minor, headers) {
   return 0;
 }
 
-// One loop per parser, compiled separately (as in paired.js) so that its call
-// sites see one parser class only. Returns the ms spent parsing `n` messages.
+// One loop per parser, compiled apart (see common.parseLoop); `parser` null
+// times an empty region. Returns the ms spent in the timed regions of n messages.
 function makeLoop(which, parser, messages, REQUEST) {
-  const body = `
+  const parse = parser ? 'parser.execute(messages[j]); parser.initialize(REQUEST, {});' : '';
+  return new Function('parser', 'messages', 'REQUEST', 'otherWork', 'performance', `
     let j = 0;
     let sink = 0;
     return function cold_${which}(n) {
       let total = 0;
       for (let i = 0; i < n; i++) {
         sink += otherWork();
-        const message = messages[j];
-        j = j + 1 === messages.length ? 0 : j + 1;
         const t0 = performance.now();
-        parser.execute(message);
-        parser.initialize(REQUEST, {});
+        ${parse}
         total += performance.now() - t0;
+        j = j + 1 === messages.length ? 0 : j + 1;
       }
       if (sink === -1) console.log(sink);
       return total;
-    };`;
-  return new Function('parser', 'messages', 'REQUEST', 'otherWork', 'performance', body)(
-    parser, messages, REQUEST, otherWork, performance);
+    };`)(parser, messages, REQUEST, otherWork, performance);
 }
 
-// The cost of an empty timed region, in the same cold conditions.
-function makeEmptyLoop() {
-  return function empty(n) {
-    let total = 0;
-    let sink = 0;
-    for (let i = 0; i < n; i++) {
-      sink += otherWork();
-      const t0 = performance.now();
-      total += performance.now() - t0;
-    }
-    if (sink === -1) console.log(sink);
-    return total;
-  };
-}
-
-function main() {
-  const { options } = common.parseArgs();
-  const batches = Number(options.batches || 16);
-  const batch = Number(options.batch || 1000);
-  const warmup = Number(options.warmup || 4000);
+function cold({ batches = 16, batch = 1000, warmup = 4000 } = {}) {
   const messages = corpus.corpusBuffers('request', 1000, 1);
-  const loops = {};
-  for (const name of common.PARSERS) {
-    const HTTPParser = common.loadParser(name);
-    loops[name] = makeLoop(name, common.makeParser(HTTPParser, HTTPParser.REQUEST, { kOnHeadersComplete: onHeadersComplete }),
+  const loops = { empty: makeLoop('empty', null, messages, 0) };
+  for (const which of common.PARSERS) {
+    const HTTPParser = common.loadParser(which);
+    loops[which] = makeLoop(which, common.makeParser(HTTPParser, HTTPParser.REQUEST, { kOnHeadersComplete: onHeadersComplete }),
       messages, HTTPParser.REQUEST);
   }
-  const empty = makeEmptyLoop();
-  for (const name of common.PARSERS) loops[name](warmup);
-  empty(warmup);
+  for (const loop of Object.values(loops)) loop(warmup);
   const ratios = [];
-  const per = { builtin: [], napi: [], empty: [] };
+  const us = { builtin: [], napi: [] };
   for (let b = 0; b < batches; b++) {
-    const e = empty(batch) / batch;
-    per.empty.push(e);
+    const empty = loops.empty(batch) / batch;
     const t = {};
-    for (const name of common.roundOrder(b)) t[name] = loops[name](batch) / batch;
-    per.builtin.push(t.builtin - e);
-    per.napi.push(t.napi - e);
-    ratios.push((t.builtin - e) / (t.napi - e));
+    for (const which of common.roundOrder(b)) t[which] = loops[which](batch) / batch - empty;
+    for (const which of common.PARSERS) us[which].push(t[which] * 1000);
+    ratios.push(t.builtin / t.napi);
   }
-  const { geoMean, ci } = stats.geoMeanInterval(ratios);
-  const out = {
-    batches, batch, median: stats.median(ratios), geoMean, ci,
-    builtinUs: stats.median(per.builtin) * 1000, napiUs: stats.median(per.napi) * 1000,
-    emptyUs: stats.median(per.empty) * 1000,
-  };
-  if (options.json) {
-    console.log(JSON.stringify(out));
-  } else {
-    console.log(`cold: distinct corpus, node:http work and 256 KiB of memory traffic between two messages, parse timed only; ` +
-      `${batches} pairs of ${batch} messages`);
-    console.log(`  µs per message (execute + initialize): builtin ${out.builtinUs.toFixed(2)}, napi ${out.napiUs.toFixed(2)} ` +
-      `(timer ${out.emptyUs.toFixed(2)} subtracted)`);
-    console.log(`  builtin / napi: median ${common.formatRatio(out.median, 3)}, geometric mean ${common.formatRatio(out.geoMean, 3)} ` +
-      `(95% CI ${common.formatInterval(out.ci, 3)})`);
-  }
+  return { batches, batch, builtinUs: median(us.builtin), napiUs: median(us.napi), ...common.ratioStats(ratios) };
 }
 
-main();
+module.exports = { cold };
+
+if (require.main === module) {
+  const { options } = common.parseArgs();
+  const r = cold({ batches: Number(options.batches || 16), batch: Number(options.batch || 1000),
+    warmup: Number(options.warmup || 4000) });
+  console.log(options.json ? JSON.stringify(r) : `cold: distinct requests, µs per parse builtin ${r.builtinUs.toFixed(2)}, ` +
+    `napi ${r.napiUs.toFixed(2)}; builtin/napi ${r.median.toFixed(3)} (95% CI ${r.ci[0].toFixed(3)}–${r.ci[1].toFixed(3)}, ` +
+    `${r.n} pairs of ${r.batch})`);
+}

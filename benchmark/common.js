@@ -1,37 +1,32 @@
 'use strict';
-// Shared helpers of the benchmark programs: arguments, the parsers and how a
-// benchmark makes and drives one, timing, the build being measured, and
-// output in the format of Node's own benchmarks:
+// What the benchmark programs share, as Node's benchmark/common.js is shared:
+// arguments and configurations in Node's format, the two parsers and the
+// parse workload, the statistics of a series of ratios, and the processes of
+// the end-to-end benchmarks (pinning, IPC, CPU per request, solo rounds).
+//
+// A benchmark declares its configurations (each key a list of values); with
+// one combination left after `key=value` overrides it runs in this process,
+// otherwise each combination in a fresh child, and prints
 //   http/bench-parser.js parser=napi n=100000 len=8: 1,395,311.5
 //
-// A benchmark declares its configurations (each key a list of values). When
-// every key has one value (after `key=value` overrides on the command line)
-// it runs in this process; otherwise it runs each combination in a fresh
-// child process, like Node's benchmark/common.js does.
-//
-// The benchmarks use llhttp-napi's public API only (the package root,
-// install(), HTTPParser); coreStats() below is the one place that reaches
-// into lib/.
+// The benchmarks use llhttp-napi's public API; coreStats() is the one place
+// that reads lib/'s internals.
 
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
-const crypto = require('node:crypto');
-const { spawnSync, execFileSync } = require('node:child_process');
-// Seeded, so that both parsers parse exactly the same bytes in every process.
-const { prng } = require('./corpus');
+const { spawn, spawnSync, execFileSync } = require('node:child_process');
+const ss = require('simple-statistics');
+const corpus = require('./corpus');
 
 const ROOT = path.resolve(__dirname, '..');
 // The two sides of every comparison: Node's built-in parser and ours.
 const PARSERS = ['builtin', 'napi'];
 
-// The order of the two sides in round (or batch) `i`: built-in first in even
-// rounds, ours first in odd ones, so that neither always goes first.
-function roundOrder(i) {
-  return i % 2 === 0 ? PARSERS : [...PARSERS].reverse();
-}
+// The order of the two sides in round (or batch) i: neither always first.
+const roundOrder = (i) => (i % 2 === 0 ? PARSERS : [...PARSERS].reverse());
 
-// Arguments: `--parser=builtin|napi`, `--clock=wall|cpu`, `--key=value` options, `key=value`
-// configuration overrides (comma-separated lists allowed: len=4,8).
+// `--key[=value]` options, `key=value[,value]` configuration overrides, the rest.
 function parseArgs(argv = process.argv.slice(2)) {
   const options = {};
   const overrides = {};
@@ -45,463 +40,347 @@ function parseArgs(argv = process.argv.slice(2)) {
   return { options, overrides, rest };
 }
 
-function convert(value) {
-  if (typeof value !== 'string') return value;
-  const num = Number(value);
-  return value !== '' && Number.isFinite(num) ? num : value;
-}
+const convert = (v) => (typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
 
-// Which parser class to measure.
-function loadParser(name) {
-  if (name === 'builtin') {
-    // The object node:http uses (the same as the internal binding's).
-    return require('_http_common').HTTPParser;
+// Every combination of the configurations' values.
+function product(configs) {
+  let out = [{}];
+  for (const key of Object.keys(configs)) {
+    out = out.flatMap((partial) => configs[key].map((value) => ({ ...partial, [key]: convert(value) })));
   }
-  if (name === 'napi') return require(ROOT).HTTPParser;
-  throw new Error(`unknown parser "${name}" (use --parser=builtin or --parser=napi)`);
+  return out;
 }
 
-// In a process that measures node:http (a server, a client): makes `name`
-// the parser node:http uses. 'builtin' changes nothing; 'napi' requires the
-// llhttp-napi at `pkg` and calls install(). Returns null, or why ours could
-// not be installed.
+// Node's number format: thousands separators, one decimal.
+function formatRate(rate) {
+  const [int, dec] = (Math.round(rate * 10) / 10).toString().split('.');
+  return int.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (dec ? `.${dec}` : '');
+}
+
+const formatLine = (name, conf, rate) =>
+  `${name}${Object.keys(conf).map((k) => ` ${k}=${conf[k]}`).join('')}: ${formatRate(rate)}`;
+
+// One output line back: { name, conf, rate } or null.
+function parseLine(line) {
+  const m = /^(\S+\.(?:js|c))((?: [\w-]+=[^\s:]+)*): ([\d,]+(?:\.\d+)?)\s*$/.exec(line);
+  if (!m) return null;
+  const conf = Object.fromEntries(m[2].trim().split(' ').filter(Boolean).map((p) => p.split('=')));
+  return { name: m[1], conf, rate: Number(m[3].replace(/,/g, '')) };
+}
+
+// Operations per second over a timed region: wall clock (Node's harness) or
+// the process's CPU time (all threads), which leaves out the time spent
+// waiting for a core on a busy machine.
+function timer(clock = 'wall') {
+  if (clock !== 'wall' && clock !== 'cpu') throw new Error(`unknown clock "${clock}" (wall or cpu)`);
+  const now = clock === 'cpu' ? () => { const u = process.cpuUsage(); return (u.user + u.system) * 1e3; } :
+    () => Number(process.hrtime.bigint());
+  let t0 = 0;
+  return { start() { t0 = now(); }, end(ops) { return ops / ((now() - t0) / 1e9); } };
+}
+
+// Runs main(conf) (which returns ops/s, or null for a configuration it
+// skipped) for each configuration, one fresh process each when there are
+// several. `shown(conf)` gives the keys a configuration is printed with.
+function createBenchmark(file, name, configs, main, shown = (conf) => conf) {
+  const { options, overrides } = parseArgs();
+  const parser = options.parser || 'napi';
+  if (!PARSERS.includes(parser)) throw new Error(`unknown parser "${parser}" (builtin or napi)`);
+  for (const key of Object.keys(overrides)) {
+    if (!(key in configs)) throw new Error(`${name}: unknown setting ${key} (${Object.keys(configs).join(', ')})`);
+  }
+  const seen = new Set();
+  const combos = product({ ...configs, ...overrides }).filter((conf) => {
+    const key = JSON.stringify(shown({ ...conf }));
+    return !seen.has(key) && seen.add(key);
+  });
+  if (combos.length === 1) {
+    const rate = main({ ...combos[0], parser, clock: options.clock || 'wall' });
+    if (rate !== null) console.log(formatLine(name, { parser, ...shown({ ...combos[0] }) }, rate));
+    return;
+  }
+  let failed = 0;
+  for (const conf of combos) {
+    const args = [file, `--parser=${parser}`, ...(options.clock ? [`--clock=${options.clock}`] : []),
+      ...Object.keys(conf).map((k) => `${k}=${conf[k]}`)];
+    if (spawnSync(process.execPath, args, { stdio: 'inherit' }).status !== 0) failed++;
+  }
+  if (failed) process.exitCode = 1;
+}
+
+// ------------------------------------------------------------ parsers ----
+
+// The parser class of a side: node:http's own, or ours.
+function loadParser(name) {
+  if (name === 'builtin') return require('_http_common').HTTPParser;
+  if (name === 'napi') return require(ROOT).HTTPParser;
+  throw new Error(`unknown parser "${name}" (builtin or napi)`);
+}
+
+// In a process that measures node:http: 'napi' calls install() of the
+// llhttp-napi at `pkg`. Returns null, or why ours could not be installed.
 function useParser(name, pkg = ROOT) {
   if (name !== 'napi') return null;
-  let mod;
   try {
-    mod = require(pkg);
+    return require(pkg).install() === false ? 'install() returned false (see its warning)' : null;
   } catch (err) {
     return `the addon does not load: ${err.message}`;
   }
-  return mod.install() === false ? 'install() returned false (see its warning)' : null;
 }
 
-// Which parser node:http gave a socket ('builtin', 'napi', or what else it
-// is); `ours` is llhttp-napi's HTTPParser where it was installed.
+// Which parser node:http gave a socket; `ours` is our HTTPParser where installed.
 function whichParser(parser, ours) {
-  if (!parser) return 'unknown (socket.parser unset)';
-  if (ours) return parser instanceof ours ? 'napi' : `not ours (${parser.constructor.name})`;
-  return parser.constructor.name === 'HTTPParser' && typeof parser.getAllHeaders !== 'function' ? 'builtin' :
-    parser.constructor.name;
+  if (ours) return parser instanceof ours ? 'napi' : `not ours (${parser && parser.constructor.name})`;
+  return parser && typeof parser.getAllHeaders !== 'function' ? 'builtin' : 'not the built-in';
 }
 
-// The core's counters of a parser of ours (lib/parser-hooks.js coreStats: the
-// bytes it holds), or null where the parser is not ours or this version of
-// lib/ has no such hook. The one place a benchmark reads lib/'s internals.
+// The bytes a parser of ours holds (lib/parser-hooks.js coreStats), or null
+// where the parser is not ours or lib/ has no such hook.
 function coreStats(parser, pkg = ROOT) {
   let hooks;
   try {
     hooks = require(path.join(pkg, 'lib', 'parser-hooks.js'));
   } catch {
-    try {
-      hooks = require(path.join(pkg, 'lib', 'hooks.js')); // (before the rename)
-    } catch {
-      return null;
-    }
+    return null;
   }
   const read = hooks.coreStats && parser ? parser[hooks.coreStats] : undefined;
   return typeof read === 'function' ? read.call(parser) : null;
 }
 
-const SLOTS = ['kOnHeaders', 'kOnHeadersComplete', 'kOnBody', 'kOnMessageComplete'];
-
-// A parser as Node's benchmark/http/bench-parser.js makes one: initialized
-// for `type`, `headers` set, each of the four callbacks a no-op of its own
-// unless `handlers` gives it ({ kOnHeadersComplete() {...} }).
+// A parser as Node's bench-parser.js makes one: each callback a no-op unless
+// `handlers` gives it.
 function makeParser(HTTPParser, type, handlers = {}) {
   const parser = new HTTPParser();
   parser.initialize(type, {});
   parser.headers = [];
-  for (const slot of SLOTS) parser[HTTPParser[slot]] = handlers[slot] || function() {};
+  for (const slot of ['kOnHeaders', 'kOnHeadersComplete', 'kOnBody', 'kOnMessageComplete']) {
+    parser[HTTPParser[slot]] = handlers[slot] || function() {};
+  }
   return parser;
 }
 
-// The timed loop of the parser benchmarks: loop(n) parses n messages, each
-// piece of a message with one execute(), then initialize(). `pieces[i]` is
-// message i in its pieces; a loop over several messages keeps its place
-// between calls. Compiled for each parser (new Function, `which` in its
-// name), so that its call sites see one parser class only: closures made
-// from the same source would share type feedback and make both parsers'
-// calls polymorphic where both run in one process (paired.js).
+// The timed loop: loop(n) parses n messages, one execute() per piece, then
+// initialize(). Compiled per parser (new Function, `which` in its name) so
+// that its call sites see one parser class: closures of one source would
+// share type feedback where both parsers run in one process (paired.js).
 function parseLoop(which, parser, pieces, type) {
-  // A whole message is one buffer (`message`), one in pieces an array of them.
   const whole = pieces.every((p) => p.length === 1);
   const messages = whole ? pieces.map((p) => p[0]) : pieces;
   const parse = whole ? 'parser.execute(message, 0, message.length);' :
     'for (let f = 0; f < message.length; f++) parser.execute(message[f], 0, message[f].length);';
-  // One message: fetched once, outside the loop (Node's shape); several: in turn.
+  // One message is fetched once, outside the loop (Node's shape); several in turn.
   const [once, each] = messages.length === 1 ? ['const message = messages[0];', ''] :
-    ['let j = 0;', 'const message = messages[j];\n        if (++j === messages.length) j = 0;'];
-  const body = `
-    ${once}
+    ['let j = 0;', 'const message = messages[j]; if (++j === messages.length) j = 0;'];
+  const body = `${once}
     return function loop_${which}(n) {
-      for (let i = 0; i < n; i++) {
-        ${each}
-        ${parse}
-        parser.initialize(TYPE, {});
-      }
+      for (let i = 0; i < n; i++) { ${each} ${parse} parser.initialize(TYPE, {}); }
     };`;
-  // eslint-disable-next-line no-new-func
   return new Function('parser', 'messages', 'TYPE', `'use strict'; // ${which}\n${body}`)(parser, messages, type);
 }
 
-// bench-parser.js and bench-parser-fragmented.js: n messages of the workload
-// (in `frags` pieces), timed; returns ops/s. The first message is checked
-// before the clock starts and the others after it, so that the check does not
-// warm up the JIT on the corpus first.
-function timeParse({ parser: which, len, frags = 1, n, vary, kind, count }, timer) {
-  const HTTPParser = loadParser(which);
-  // All buffers and pieces made before the timed loop.
-  const work = workload({ vary, kind, len, count, frags });
-  const TYPE = HTTPParser[work.type];
-  verifyWorkload(HTTPParser, { type: work.type, pieces: work.pieces.slice(0, 1) });
-  const loop = parseLoop(which, makeParser(HTTPParser, TYPE), work.pieces, TYPE);
-  timer.start();
-  loop(n);
-  const rate = timer.end(n);
-  verifyWorkload(HTTPParser, work);
-  return rate;
-}
-
-// Node's number format: thousands separators (one decimal kept here).
-function formatRate(rate) {
-  const parts = (Math.round(rate * 10) / 10).toString().split('.');
-  parts[0] = parts[0].replace(/(\d)(?=(?:\d\d\d)+(?!\d))/g, '$1,');
-  return parts[1] ? parts.join('.') : parts[0];
-}
-
-// The reports' figures: '—' where there is none.
-function formatFixed(x, digits = 1) {
-  return Number.isFinite(x) ? x.toFixed(digits) : '—';
-}
-
-// A ratio of ours to the built-in: 1.23×.
-function formatRatio(x, digits = 2) {
-  return Number.isFinite(x) ? `${x.toFixed(digits)}×` : '—';
-}
-
-// An interval [lo, hi]: 1.20–1.26.
-function formatInterval(ci, digits = 2) {
-  return ci ? `${ci[0].toFixed(digits)}–${ci[1].toFixed(digits)}` : '—';
-}
-
-// A p-value: 0.0123, or 1.2e-5 below 1e-4.
-function formatP(p) {
-  if (p === null || p === undefined) return '—';
-  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
-}
-
-// What is being measured: the node binary, the checkout's revision (or the
-// REVISION file of a snapshot made with `git archive <rev> | tar -x`), its
-// uncommitted changes under lib/ src/, and digests of lib/*.js and of the
-// addon binary (a shared checkout may be rebuilt mid-run: compare the
-// identity at the start and at the end).
-function buildIdentity(pkg = ROOT) {
-  const out = { node: process.version, llhttp: process.versions.llhttp, execPath: process.execPath, package: pkg,
-    revision: null, dirty: null, lib: null, addon: null };
-  try {
-    out.revision = fs.readFileSync(path.join(pkg, 'REVISION'), 'utf8').trim();
-    out.dirty = [];
-  } catch {
-    try {
-      const git = (args) => execFileSync('git', args, { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-      out.revision = git(['rev-parse', '--short=10', 'HEAD']);
-      out.dirty = git(['status', '--porcelain', '--', 'lib', 'src', 'binding.gyp']).split('\n').filter(Boolean);
-    } catch {}
-  }
-  const digest = (files) => {
-    const hash = crypto.createHash('sha1');
-    for (const f of files) {
-      try {
-        hash.update(fs.readFileSync(f));
-      } catch {
-        hash.update('missing');
-      }
-    }
-    return hash.digest('hex').slice(0, 10);
-  };
-  const libDir = path.join(pkg, 'lib');
-  let libFiles = [];
-  try {
-    libFiles = fs.readdirSync(libDir).filter((f) => f.endsWith('.js')).sort().map((f) => path.join(libDir, f));
-  } catch {}
-  out.lib = digest(libFiles);
-  const addon = path.join(pkg, 'build', 'Release', 'llhttp_napi.node');
-  out.addon = fs.existsSync(addon) ? digest([addon]) : 'missing';
-  return out;
-}
-
-// Why two identities differ (lib/ or the addon rebuilt during a run), or null.
-function identityChange(start, end) {
-  if (start.lib === end.lib && start.addon === end.addon) return null;
-  return `lib/ or the addon changed during the run (lib ${start.lib} → ${end.lib}, addon ${start.addon} → ${end.addon}): ` +
-    'the figures mix code versions; run again';
-}
-
-// One line naming it: node v24.22.3 (llhttp 9.4.4); llhttp-napi at <rev> + 1 uncommitted file(s) ...; lib <digest>, addon <digest>
-function describeIdentity(id) {
-  return `node ${id.node} (llhttp ${id.llhttp}); llhttp-napi at ${id.revision}` +
-    (id.package && id.package !== ROOT ? ` (${id.package})` : '') +
-    (id.dirty && id.dirty.length ? ` + ${id.dirty.length} uncommitted file(s) in lib/src (${id.dirty.map((l) => l.slice(3)).join(', ')})` : '') +
-    `; lib ${id.lib}, addon ${id.addon}`;
-}
-
-// The end of a measuring program (server.js, client.js): run(onProgress)
-// measures, with a progress line on stderr (rewritten in place on a
-// terminal) that reads `name: what (step/steps)`; then describe(result) is
-// printed and the result written to `jsonFile` when one is given.
-function runProgram(name, run, describe, jsonFile) {
-  const tty = process.stderr.isTTY;
-  const onProgress = ({ step, steps, what }) => {
-    const text = `${name}: ${what} (${step + 1}/${steps})`;
-    process.stderr.write(tty ? `\r\x1b[K${text}` : text + '\n');
-  };
-  run(onProgress).then((result) => {
-    if (tty) process.stderr.write('\r\x1b[K');
-    console.log(describe(result));
-    if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify(result, null, 2));
-  }).catch((err) => {
-    console.error(err.stack || err.message);
-    process.exit(1);
-  });
-}
-
-function formatLine(name, conf, rate) {
-  let text = name;
-  for (const key of Object.keys(conf)) text += ` ${key}=${conf[key]}`;
-  return `${text}: ${formatRate(rate)}`;
-}
-
-// Parses one output line back: { name, conf, rate } or null.
-function parseLine(line) {
-  const m = /^(\S+\.(?:js|c))((?: [\w-]+=[^\s:]+)*): ([\d,]+(?:\.\d+)?)\s*$/.exec(line);
-  if (!m) return null;
-  const conf = {};
-  for (const pair of m[2].trim().split(' ').filter(Boolean)) {
-    const at = pair.indexOf('=');
-    conf[pair.slice(0, at)] = pair.slice(at + 1);
-  }
-  return { name: m[1], conf, rate: Number(m[3].replace(/,/g, '')) };
-}
-
-function product(configs) {
-  let out = [{}];
-  for (const key of Object.keys(configs)) {
-    const next = [];
-    for (const partial of out) {
-      for (const value of configs[key]) next.push({ ...partial, [key]: convert(value) });
-    }
-    out = next;
-  }
-  return out;
-}
-
-// Wall clock by default, as Node's benchmarks. With clock 'cpu' the time is
-// the process's CPU time (user + system, all threads: JIT compiler and GC
-// threads included), which leaves out the time the process waited for a CPU
-// on a busy machine. With clock 'both' one run measures both: end() returns
-// the wall-clock rate and `rates` holds { wall, cpu }.
-class Timer {
-  constructor(clock = 'wall') {
-    if (clock !== 'wall' && clock !== 'cpu' && clock !== 'both') {
-      throw new Error(`unknown clock "${clock}" (wall, cpu or both)`);
-    }
-    this.clock = clock;
-    this.rates = null;
-  }
-
-  static _wall() {
-    return Number(process.hrtime.bigint());
-  }
-
-  static _cpu() {
-    const u = process.cpuUsage();
-    return (u.user + u.system) * 1000;
-  }
-
-  start() {
-    this._w0 = this.clock === 'cpu' ? 0 : Timer._wall();
-    this._c0 = this.clock === 'wall' ? 0 : Timer._cpu();
-  }
-
-  // Operations per second over `ops` operations since start().
-  end(ops) {
-    const c1 = this.clock === 'wall' ? 0 : Timer._cpu();
-    const w1 = this.clock === 'cpu' ? 0 : Timer._wall();
-    this.rates = {};
-    if (this.clock !== 'cpu') this.rates.wall = ops / ((w1 - this._w0) / 1e9);
-    if (this.clock !== 'wall') this.rates.cpu = ops / ((c1 - this._c0) / 1e9);
-    return this.clock === 'cpu' ? this.rates.cpu : this.rates.wall;
-  }
-}
-
-// Runs `main(conf, timer)` (which returns ops/s) for each configuration.
-// `name` is Node's benchmark name (http/bench-parser.js); `file` this script.
-// With { parserOption: false } the script has no --parser option (its
-// configurations say which parser each one measures). `shown(conf)` gives
-// the keys a configuration is printed (and told apart) with: a key that does
-// not apply to it (len for the corpus) is left out, and configurations that
-// print the same run once.
-function createBenchmark(file, name, configs, main, { parserOption = true, shown = (conf) => conf } = {}) {
-  const { options, overrides } = parseArgs();
-  const parser = parserOption ? options.parser || 'napi' : null;
-  if (parserOption && !PARSERS.includes(parser)) {
-    console.error(`unknown parser "${parser}" (use --parser=builtin or --parser=napi)`);
-    process.exit(2);
-  }
-  const effective = { ...configs };
-  for (const key of Object.keys(overrides)) {
-    if (!(key in effective)) {
-      console.error(`${name}: unknown parameter ${key} (known: ${Object.keys(configs).join(', ')})`);
-      process.exit(2);
-    }
-    effective[key] = overrides[key];
-  }
-  const combos = [];
-  const seen = new Set();
-  for (const conf of product(effective)) {
-    const key = JSON.stringify(shown({ ...conf }));
-    if (!seen.has(key)) {
-      seen.add(key);
-      combos.push(conf);
-    }
-  }
-  const clock = options.clock || 'wall';
-  if (combos.length === 1) {
-    const conf = combos[0];
-    const timer = new Timer(clock);
-    const rate = main({ ...conf, parser }, timer);
-    // main() returns null for a configuration it skipped (and said why).
-    if (rate === null) return;
-    const printed = shown({ ...conf });
-    const base = parserOption ? { parser, ...printed } : printed;
-    if (clock === 'both') {
-      // One line per clock, told apart by a clock key (compare.js keeps them apart).
-      console.log(formatLine(name, { ...base, clock: 'cpu' }, timer.rates.cpu));
-      console.log(formatLine(name, { ...base, clock: 'wall' }, timer.rates.wall));
-    } else {
-      console.log(formatLine(name, base, rate));
-    }
-    return;
-  }
-  // One fresh process per configuration.
-  let failed = 0;
-  for (const conf of combos) {
-    const args = [...process.execArgv, file];
-    if (parserOption) args.push(`--parser=${parser}`);
-    if (options.clock) args.push(`--clock=${options.clock}`);
-    for (const key of Object.keys(conf)) args.push(`${key}=${conf[key]}`);
-    const child = spawnSync(process.execPath, args, { stdio: 'inherit' });
-    if (child.status !== 0) failed++;
-  }
-  if (failed) process.exit(1);
-}
-
-// The request of Node's benchmark/http/bench-parser.js: a request line,
-// Content-Type, `len` X-Filler headers with random digits, a final CRLF.
+// The request of Node's bench-parser.js: Content-Type and `len` X-Filler headers.
 function benchRequest(len) {
-  const random = prng(0x5eed + len);
-  let header = 'GET /hello HTTP/1.1\r\nContent-Type: text/plain\r\n';
+  const random = corpus.prng(0x5eed + len);
+  let head = 'GET /hello HTTP/1.1\r\nContent-Type: text/plain\r\n';
   for (let i = 0; i < len; i++) {
     let digits = '';
     for (let j = 0; j < 16; j++) digits += Math.floor(random() * 10);
-    header += `X-Filler${i}: ${digits}\r\n`;
+    head += `X-Filler${i}: ${digits}\r\n`;
   }
-  header += '\r\n';
-  return Buffer.from(header, 'latin1');
+  return Buffer.from(head + '\r\n', 'latin1');
 }
 
-// The messages a parser benchmark parses, and how it cuts them:
-//   vary=0  one message parsed again and again, as in Node's benchmarks: the
-//           bench-parser request (len X-Filler headers) or, for responses,
-//           the corpus's first response;
-//   vary=1  `count` distinct realistic messages (benchmark/corpus.js, seed 1),
-//           parsed round-robin: what a server or client sees.
-// Returns { type: 'REQUEST' | 'RESPONSE', buffers, pieces } where pieces[i]
-// is buffers[i] cut into `frags` pieces: equal sizes for vary=0 (as Node's
-// bench-parser-fragmented), pseudo-random cut points for vary=1.
-const KINDS = ['request', 'response'];
+// The messages of a parser benchmark: vary=0 one message again and again (the
+// bench-parser request, or the corpus's first response), vary=1 `count`
+// distinct corpus messages round-robin. pieces[i] is message i in `frags`
+// pieces: equal sizes for vary=0, pseudo-random cut points for vary=1.
 function workload({ vary = 0, kind = 'request', len = 8, count = 1000, frags = 1, seed = 1 } = {}) {
-  if (!KINDS.includes(kind)) throw new Error(`unknown kind "${kind}" (request or response)`);
-  vary = Number(vary);
-  if (vary !== 0 && vary !== 1) throw new Error(`vary must be 0 or 1, not ${vary}`);
-  const corpus = require('./corpus');
-  let buffers;
-  if (vary === 1) {
-    if (!(count >= 1)) throw new Error(`count must be at least 1, not ${count}`);
-    buffers = corpus.corpusBuffers(kind, count, seed);
-  } else {
-    buffers = [kind === 'request' ? benchRequest(len) : corpus.corpusBuffers('response', 1, seed)[0]];
-  }
+  if (kind !== 'request' && kind !== 'response') throw new Error(`unknown kind "${kind}" (request or response)`);
+  const buffers = Number(vary) === 1 ? corpus.corpusBuffers(kind, count, seed) :
+    [kind === 'request' ? benchRequest(len) : corpus.corpusBuffers('response', 1, seed)[0]];
   const pieces = buffers.map((buf) => {
     if (frags <= 1) return [buf];
-    if (vary === 1) return corpus.splitPoints(buf, frags, seed);
+    if (Number(vary) === 1) return corpus.splitPoints(buf, frags, seed);
     const size = Math.ceil(buf.length / frags);
-    const out = [];
-    for (let at = 0; at < buf.length; at += size) out.push(buf.subarray(at, Math.min(at + size, buf.length)));
-    if (out.length !== frags) throw new Error(`split into ${out.length} pieces, not ${frags}`);
-    return out;
+    return Array.from({ length: frags }, (_, i) => buf.subarray(i * size, Math.min((i + 1) * size, buf.length)));
   });
   return { type: kind === 'request' ? 'REQUEST' : 'RESPONSE', buffers, pieces };
 }
 
-// Parses every message of a workload once with a fresh parser (outside any
-// timed loop) and throws unless each piece parses whole and each message
-// completes: the benchmark measured what it claims to.
+// Parses every message once with a fresh parser, outside any timed loop, and
+// throws unless each piece parses whole and each message completes.
 function verifyWorkload(HTTPParser, work) {
   const TYPE = HTTPParser[work.type];
   let completed = 0;
   const parser = makeParser(HTTPParser, TYPE, { kOnMessageComplete() { completed++; } });
-  for (let i = 0; i < work.pieces.length; i++) {
-    for (const piece of work.pieces[i]) {
+  work.pieces.forEach((pieces, i) => {
+    for (const piece of pieces) {
       const ret = parser.execute(piece, 0, piece.length);
-      if (ret !== piece.length) {
-        throw new Error(`message ${i}: execute returned ${ret instanceof Error ? `${ret.code} ${ret.reason}` : ret}, expected ${piece.length}`);
-      }
+      if (ret !== piece.length) throw new Error(`message ${i}: execute returned ${ret instanceof Error ? ret.code : ret}`);
     }
     if (completed !== i + 1) throw new Error(`message ${i} did not complete`);
     parser.initialize(TYPE, {});
-  }
+  });
   if (typeof parser.close === 'function') parser.close();
 }
 
-// The keys a parser benchmark's line shows: len only for the repeated
-// request, count and kind only where they apply.
-function shownParserConf(conf) {
-  if (Number(conf.vary) === 1 || conf.kind === 'response') delete conf.len;
-  if (Number(conf.vary) !== 1) delete conf.count;
-  if (conf.kind === 'request') delete conf.kind;
-  return conf;
+// --------------------------------------------------------- statistics ----
+
+// The median of a series of ratios (rounds, batches) with its 95%
+// distribution-free interval: the order statistics x(k) and x(n+1-k) for the
+// largest k whose coverage (from the binomial(n, 1/2) distribution) stays at
+// least 95%; below 6 values no interval reaches 95% and the range is given
+// with its coverage.
+function ratioStats(ratios) {
+  const xs = ratios.filter(Number.isFinite).sort((a, b) => a - b);
+  const n = xs.length;
+  if (!n) return null;
+  const pmf = ss.binomialDistribution(n, 0.5);
+  let k = 0;
+  let tail = pmf[0];
+  while (k + 1 < n - 2 - k && 1 - 2 * (tail + (pmf[k + 1] || 0)) >= 0.95) tail += pmf[++k] || 0;
+  return { n, median: ss.medianSorted(xs), ci: [xs[k], xs[n - 1 - k]], coverage: 1 - 2 * tail };
+}
+
+// What a timed ratio's interval lets one say: a result, even, or undecided.
+// `better` is 'lower' (CPU, memory) or 'higher' (speed).
+function verdict(s, better) {
+  if (!s) return 'no figure';
+  const [lo, hi] = s.ci;
+  const range = `${lo.toFixed(2)}–${hi.toFixed(2)}`;
+  if (lo <= 1 && hi >= 1) {
+    return hi - lo <= 0.06 ? `about even (${range})` : `too wide to decide (${range} straddles 1.00)`;
+  }
+  const good = better === 'lower' ? hi < 1 : lo > 1;
+  return `${s.median.toFixed(2)}× (${range}), ${good ? 'ours better' : 'ours worse'}`;
+}
+
+// ------------------------------------------------------------ processes ----
+
+const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((f) => fs.existsSync(f));
+const PINNED = Boolean(TASKSET && os.cpus().length > 1);
+// The measured process (a server, a client) on CPU 0, what loads it on CPU 1.
+const MEASURED_CPU = 0;
+const LOAD_CPU = 1;
+const pinned = (cpu, argv) => (PINNED ? [TASKSET, '-c', String(cpu), ...argv] : argv);
+
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+// utime + stime of a process (all its threads), in seconds.
+function cpuSeconds(pid) {
+  const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A child with typed IPC replies. A measured child (server-child.js,
+// client.js --child) sends { type: 'listening' | 'ready' | 'unavailable' }
+// first, answers { type: 'reset' } (its counters to zero) and { type:
+// 'report' } (what it did since: { requests, ... }), and ends on 'exit'.
+function ipcChild(argv, label) {
+  const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  proc.on('error', () => {}); // a send on a closed channel; 'exit' reports the end
+  const waiters = [];
+  const early = [];
+  proc.on('message', (msg) => {
+    const i = waiters.findIndex((w) => w.match(msg));
+    if (i >= 0) waiters.splice(i, 1)[0].resolve(msg);
+    else early.push(msg);
+  });
+  proc.on('exit', (code, signal) => {
+    for (const w of waiters.splice(0)) w.reject(new Error(`${label} exited with ${code ?? signal}`));
+  });
+  const expect = (match) => {
+    const j = early.findIndex(match);
+    if (j >= 0) return Promise.resolve(early.splice(j, 1)[0]);
+    if (proc.exitCode !== null || proc.signalCode !== null) return Promise.reject(new Error(`${label} has exited`));
+    return new Promise((resolve, reject) => waiters.push({ match, resolve, reject }));
+  };
+  const byType = (...types) => (msg) => types.includes(msg.type) || msg.type === 'unavailable';
+  return {
+    proc,
+    expect,
+    ready: expect(byType('listening', 'ready')),
+    send: (msg) => proc.send(msg),
+    request(type, fields) {
+      const reply = expect(byType(type));
+      proc.send({ type, ...fields });
+      return reply;
+    },
+    stop: () => new Promise((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      const kill = setTimeout(() => proc.kill('SIGKILL'), 2000);
+      proc.once('exit', () => { clearTimeout(kill); resolve(); });
+      if (proc.connected) proc.send({ type: 'exit' });
+      else proc.kill('SIGKILL');
+    }),
+  };
+}
+
+// Opens a measured window of a child (reset); report() closes it: the
+// child's report with its CPU µs per request and requests per second.
+async function startWindow(child) {
+  await child.request('reset');
+  const cpu0 = cpuSeconds(child.proc.pid);
+  const t0 = process.hrtime.bigint();
+  return async function report() {
+    const cpu = cpuSeconds(child.proc.pid) - cpu0;
+    const r = await child.request('report');
+    const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+    return { ...r, cpuUsPerRequest: r.requests ? (cpu * 1e6) / r.requests : NaN, requestsPerSecond: r.requests / wall };
+  };
+}
+
+// A solo round: each side in turn (the order alternating with `round`), a
+// fresh measured process alone on its CPU, loaded from the other (load(side,
+// hello) → { stop(), done() } or null), warmed up, then its window. The
+// round's figure is ours / the built-in CPU per request.
+async function soloRound({ round, start, load, warmup, duration }) {
+  const out = { order: roundOrder(round) };
+  for (const side of out.order) {
+    const child = start(side);
+    try {
+      const hello = await child.ready;
+      if (hello.type === 'unavailable') return { unavailable: hello.reason };
+      const run = await load(side, hello);
+      await sleep(warmup * 1000);
+      const report = await startWindow(child);
+      await sleep(duration * 1000);
+      out[side] = await report();
+      if (run) out[side].loader = (run.stop(), await run.done())[side];
+    } finally {
+      await child.stop();
+    }
+  }
+  out.ratio = out.napi.cpuUsPerRequest / out.builtin.cpuUsPerRequest;
+  return out;
+}
+
+// A series of rounds: ratioStats of the ratios and each side's median CPU µs.
+function seriesStats(rounds) {
+  const s = ratioStats(rounds.map((r) => r.ratio));
+  if (s) for (const p of PARSERS) s[p] = ss.median(rounds.map((r) => r[p].cpuUsPerRequest));
+  return s;
+}
+
+// ------------------------------------------------------------- identity ----
+
+// The checkout measured: its revision, and whether lib/ or src/ have changes.
+function buildIdentity(pkg = ROOT) {
+  const git = (args) => execFileSync('git', args, { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const dirty = git(['status', '--porcelain', '--', 'lib', 'src']).split('\n').filter(Boolean).length;
+    return `${git(['rev-parse', '--short=10', 'HEAD'])}${dirty ? ` + ${dirty} uncommitted file(s) in lib/ src/` : ''}`;
+  } catch {
+    return 'unknown revision';
+  }
 }
 
 module.exports = {
-  ROOT,
-  PARSERS,
-  roundOrder,
-  parseArgs,
-  loadParser,
-  useParser,
-  whichParser,
-  coreStats,
-  makeParser,
-  parseLoop,
-  timeParse,
-  formatRate,
-  formatFixed,
-  formatRatio,
-  formatInterval,
-  formatP,
-  buildIdentity,
-  identityChange,
-  describeIdentity,
-  runProgram,
-  formatLine,
-  parseLine,
-  product,
-  createBenchmark,
-  benchRequest,
-  workload,
-  verifyWorkload,
-  shownParserConf,
-  Timer,
+  ROOT, PARSERS, roundOrder, parseArgs, product, formatRate, formatLine, parseLine, timer, createBenchmark,
+  loadParser, useParser, whichParser, coreStats, makeParser, parseLoop, benchRequest, workload, verifyWorkload,
+  ratioStats, verdict, PINNED, MEASURED_CPU, LOAD_CPU, pinned, cpuSeconds, sleep, ipcChild, startWindow, soloRound,
+  seriesStats, buildIdentity,
 };

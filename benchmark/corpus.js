@@ -17,9 +17,8 @@
 //   corpus.splitPoints(buffer, pieces, seed)         // [Buffer, ...]: `pieces` pieces
 //   corpus.corpusBuffers('request' | 'response', count, seed)     // [Buffer, ...]
 //
-//   node benchmark/corpus.js --check [--count=1000] [--seed=1]   # parse all with the built-in
-//   node benchmark/corpus.js --stats                              # sizes, header counts, mix
-//   node benchmark/corpus.js --print=3 [--kind=response]          # a few messages as text
+// Every parser benchmark checks that each message it uses parses whole and
+// completes, in its pieces, with both parsers (common.verifyWorkload).
 
 // mulberry32: small, fast, deterministic.
 function prng(seed) {
@@ -581,107 +580,3 @@ function corpusBuffers(kind = 'request', count = 1000, seed = 1) {
 }
 
 module.exports = { requestCorpus, responseCorpus, serializeRequest, serializeResponse, splitPoints, corpusBuffers, prng };
-
-// --check: every message parses whole with the built-in parser, alone, in
-// pieces and back to back on one connection, with the expected fields.
-function check(count, seed) {
-  const assert = require('node:assert');
-  const { HTTPParser, methods } = require('_http_common');
-  function parseAll(type, chunks) {
-    const parser = new HTTPParser();
-    parser.initialize(type, {});
-    const got = [];
-    let cur = null;
-    let pending = [];
-    parser[HTTPParser.kOnHeaders] = (headers) => { pending.push(...headers); };
-    parser[HTTPParser.kOnHeadersComplete] = (major, minor, headers, method, url, statusCode, statusMessage) => {
-      cur = { method: methods[method], url, statusCode, statusMessage, headers: headers ? [...pending, ...headers] : pending, body: [] };
-      pending = [];
-      return 0;
-    };
-    parser[HTTPParser.kOnBody] = (chunk) => { cur.body.push(Buffer.from(chunk)); };
-    parser[HTTPParser.kOnMessageComplete] = () => { got.push(cur); cur = null; };
-    for (const chunk of chunks) {
-      const ret = parser.execute(chunk);
-      if (ret instanceof Error) throw ret;
-      assert.strictEqual(ret, chunk.length);
-    }
-    return got;
-  }
-  for (const kind of ['request', 'response']) {
-    const msgs = kind === 'request' ? requestCorpus({ count, seed }) : responseCorpus({ count, seed });
-    const bufs = msgs.map(kind === 'request' ? serializeRequest : serializeResponse);
-    const type = kind === 'request' ? HTTPParser.REQUEST : HTTPParser.RESPONSE;
-    assert.strictEqual(new Set(bufs.map((b) => b.toString('latin1'))).size, count, `${kind}s not all distinct`);
-    const again = corpusBuffers(kind, count, seed);
-    for (let i = 0; i < count; i++) assert.ok(again[i].equals(bufs[i]), `${kind} ${i} not deterministic`);
-    const stream = parseAll(type, [Buffer.concat(bufs)]);
-    assert.strictEqual(stream.length, count, `${kind}s back to back: ${stream.length} messages parsed, ${count} sent`);
-    for (let i = 0; i < count; i++) {
-      const m = msgs[i];
-      const flat = m.headers.flat();
-      for (const [where, got] of [['whole', parseAll(type, [bufs[i]])],
-        ['pieces', parseAll(type, splitPoints(bufs[i], 2 + (i % 7), seed))], ['stream', [stream[i]]]]) {
-        assert.strictEqual(got.length, 1, `${kind} ${i} (${where}): ${got.length} messages`);
-        const g = got[0];
-        if (kind === 'request') {
-          assert.strictEqual(g.method, m.method);
-          assert.strictEqual(g.url, m.path);
-        } else {
-          assert.strictEqual(g.statusCode, m.statusCode);
-          assert.strictEqual(g.statusMessage, m.statusMessage);
-        }
-        assert.deepStrictEqual(g.headers, flat, `${kind} ${i} (${where}) headers`);
-        assert.ok(Buffer.concat(g.body).equals(m.body || Buffer.alloc(0)), `${kind} ${i} (${where}) body`);
-      }
-    }
-    for (let p = 2; p <= 8; p++) {
-      for (let i = 0; i < Math.min(count, 50); i++) {
-        const parts = splitPoints(bufs[i], p, seed);
-        assert.strictEqual(parts.length, p);
-        assert.ok(Buffer.concat(parts).equals(bufs[i]));
-      }
-    }
-    console.log(`${kind}s: ${count} distinct messages, each parsed whole, in pieces and back to back by the built-in: ok`);
-  }
-}
-
-function describe(count, seed) {
-  for (const kind of ['request', 'response']) {
-    const msgs = kind === 'request' ? requestCorpus({ count, seed }) : responseCorpus({ count, seed });
-    const bufs = msgs.map(kind === 'request' ? serializeRequest : serializeResponse);
-    const counts = msgs.map((m) => m.headers.length).sort((a, b) => a - b);
-    const sizes = bufs.map((b) => b.length).sort((a, b) => a - b);
-    const heads = bufs.map((b) => b.indexOf('\r\n\r\n') + 4).sort((a, b) => a - b);
-    const q = (arr, p) => arr[Math.min(arr.length - 1, Math.floor(p * arr.length))];
-    const tally = {};
-    for (const m of msgs) {
-      const k = kind === 'request' ? m.method : m.statusCode;
-      tally[k] = (tally[k] || 0) + 1;
-    }
-    const bins = { '<=6': 0, '7-8': 0, '9-14': 0, '15-19': 0, '>=20': 0 };
-    for (const c of counts) bins[c <= 6 ? '<=6' : c <= 8 ? '7-8' : c <= 14 ? '9-14' : c < 20 ? '15-19' : '>=20']++;
-    console.log(`${kind}s (${count}, seed ${seed}): headers median ${q(counts, 0.5)} (p10 ${q(counts, 0.1)}, p90 ${q(counts, 0.9)}, max ${counts[counts.length - 1]}), ` +
-                `bins ${JSON.stringify(bins)}; header section median ${q(heads, 0.5)} B, message median ${q(sizes, 0.5)} B (max ${sizes[sizes.length - 1]}); ` +
-                `with body ${msgs.filter((m) => m.body).length}, chunked ${msgs.filter((m) => m.chunked).length}; ${JSON.stringify(tally)}`);
-  }
-}
-
-if (require.main === module) {
-  const args = {};
-  for (const a of process.argv.slice(2)) {
-    const m = /^--([\w-]+)(?:=(.*))?$/.exec(a);
-    if (m) args[m[1]] = m[2] === undefined ? true : m[2];
-  }
-  const count = Number(args.count || 1000);
-  const seed = Number(args.seed || 1);
-  if (args.print) {
-    const kind = args.kind || 'request';
-    for (const b of corpusBuffers(kind, Number(args.print) || 3, seed)) process.stdout.write(b.toString('latin1') + '\n----\n');
-  } else if (args.stats) {
-    describe(count, seed);
-  } else {
-    check(count, seed);
-    describe(count, seed);
-  }
-}

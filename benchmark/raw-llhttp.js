@@ -1,7 +1,9 @@
 'use strict';
-// Raw llhttp speed on the bytes of bench-parser.js: builds benchmark/c/raw-llhttp.c
-// (static llhttp, the one the addon links) and runs it on the same request.
-// Prints the median of the repeats in Node's format.
+// Raw llhttp in C on the bytes of parser.js's repeated request: builds
+// benchmark/c/raw-llhttp.c against the static llhttp the addon links (flags
+// from scripts/install/llhttp.js) into benchmark/c/build/, runs it, and
+// prints the median of the repeats in Node's format. build() is
+// scripts/dev/instructions.js's too.
 //
 //   node benchmark/raw-llhttp.js [len=8] [frags=1] [n=2000000] [--repeats=5] [--clock=wall|cpu]
 
@@ -9,33 +11,45 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
+const { median } = require('simple-statistics');
 const common = require('./common');
-const stats = require('./stats');
-const { build } = require('./c/build');
+
+const SOURCE = path.join(__dirname, 'c', 'raw-llhttp.c');
+const BINARY = path.join(__dirname, 'c', 'build', 'raw-llhttp');
+
+// The binary, rebuilt when the source or llhttp is newer.
+function build() {
+  const llhttp = (what) => execFileSync(process.execPath, [path.join(common.ROOT, 'scripts', 'install', 'llhttp.js'), what],
+    { encoding: 'utf8' }).trim();
+  const lib = llhttp('lib');
+  if (fs.existsSync(BINARY) && fs.statSync(BINARY).mtimeMs > Math.max(fs.statSync(SOURCE).mtimeMs, fs.statSync(lib).mtimeMs)) {
+    return BINARY;
+  }
+  fs.mkdirSync(path.dirname(BINARY), { recursive: true });
+  execFileSync(process.env.CC || 'cc', ['-O3', '-std=c11', '-Wall', '-Wextra', '-I', llhttp('include'), SOURCE, lib, '-o', BINARY],
+    { stdio: ['ignore', 'inherit', 'inherit'] });
+  return BINARY;
+}
 
 function rawLlhttp({ len = 8, frags = 1, n = 2e6, repeats = 5, clock = 'wall' } = {}) {
   const binary = build();
-  const file = path.join(os.tmpdir(), `llhttp-napi-bench-${process.pid}-len${len}.http`);
+  const file = path.join(os.tmpdir(), `llhttp-napi-raw-${process.pid}-len${len}.http`);
   fs.writeFileSync(file, common.benchRequest(len));
   try {
-    // Not pinned: the JavaScript benchmarks it is compared with are not either.
     const label = frags > 1 ? `len=${len} frags=${frags}` : `len=${len}`;
-    const argv = [binary, file, String(n), String(repeats), label, String(frags), clock];
-    const out = execFileSync(argv[0], argv.slice(1), { encoding: 'utf8' });
+    const out = execFileSync(binary, [file, String(n), String(repeats), label, String(frags), clock], { encoding: 'utf8' });
     const rates = out.split('\n').map(common.parseLine).filter(Boolean).map((l) => l.rate);
-    return { len, frags, n, clock, rates, median: stats.median(rates) };
+    return { len, frags, n, clock, rates, median: median(rates) };
   } finally {
     fs.unlinkSync(file);
   }
 }
 
-module.exports = { rawLlhttp };
+module.exports = { build, rawLlhttp };
 
 if (require.main === module) {
   const { options, overrides } = common.parseArgs();
-  const len = Number((overrides.len || [8])[0]);
-  const frags = Number((overrides.frags || [1])[0]);
-  const n = Number((overrides.n || [2e6])[0]);
-  const result = rawLlhttp({ len, frags, n, repeats: Number(options.repeats || 5), clock: options.clock || 'wall' });
-  console.log(common.formatLine('c/raw-llhttp.c', frags > 1 ? { n, len, frags } : { n, len }, result.median));
+  const [len, frags, n] = [['len', 8], ['frags', 1], ['n', 2e6]].map(([k, d]) => Number((overrides[k] || [d])[0]));
+  const r = rawLlhttp({ len, frags, n, repeats: Number(options.repeats || 5), clock: options.clock || 'wall' });
+  console.log(common.formatLine('c/raw-llhttp.c', frags > 1 ? { n, len, frags } : { n, len }, r.median));
 }

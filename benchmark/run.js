@@ -1,438 +1,248 @@
 'use strict';
-// `npm run bench`: the default suite, against the built-in parser in the
-// same run. Every parser figure is given for the repeated message of Node's
-// benchmarks (vary=0) and for a corpus of 1000 distinct realistic requests
-// (vary=1, benchmark/corpus.js) side by side:
+// `npm run bench`: the figures a user decides by, in about three minutes on
+// two cores, against Node's built-in parser in the same run: the parser on
+// distinct requests (whole and in 3 pieces, steady state), a node:http
+// server per request with the built-in and with install() (hello and
+// browser-like, solo rounds), llhttp-napi/server (once lib/server/ exists)
+// and memory per idle connection, each with its interval.
 //
-//   1. compare.js on bench-parser.js (len 4, 8, 16, 32 repeated; the corpus),
-//      fresh processes, n=1e5, CPU and wall clock from the same runs
-//   2. compare.js on bench-parser-fragmented.js (frags 2, 4, 8 × len 8, 16
-//      repeated; frags 2, 4, 8 of the corpus)
-//   3. raw llhttp in C on the bytes of bench-parser len 8 (between the phases)
-//   4. paired.js: in-process steady-state ratios (alternating batches): the
-//      repeated configurations, the distinct requests whole and in 2, 3, 4, 8
-//      pieces, the distinct responses whole and in 4 pieces
-//   5. cold.js: the distinct corpus with node:http's work and memory traffic
-//      between two messages, only the parse timed (the parser as a server
-//      runs it, cold)
-//   6. server.js: e2e CPU µs/request, one server at a time (solo rounds) and
-//      both at once (paired rounds), nextTicks/emits per request, every
-//      workload (hello, browser, post-json, upload, express, fastify); then
-//      net-echo (examples/net-server.js against node:http), solo rounds
-//   7. client.js: node:http client CPU µs/response (1 KiB JSON, chunked)
-//   8. idle-memory.js: RSS per idle keep-alive connection (4,000) and per
-//      connection holding 8 KiB of an unfinished head (2,000, --partial), and
-//      what one connection holds by object (--breakdown), both modes
-//   9. with --headers: headers.js (9 headers, each variant), for information
-//  10. with --instructions: instructions.js, repeated and distinct (callgrind;
-//      slow, several minutes)
+// `npm run bench:full` (--full) adds every other figure the docs quote: every
+// workload in solo and paired rounds with nextTicks and emits, net-echo, the
+// client, the repeated request, pieces 2-8, responses, Node's fresh-process
+// shape, raw llhttp in C, the cold parse, memory with a pending head and by
+// object, and instructions per message under callgrind. It prints how long
+// it will take first, and writes benchmark/results/node<major>.md (the
+// summary the README and docs/benchmarks.md quote) and .json.
 //
-// About 12½ minutes on 2 cores with the defaults (the e2e rounds take 9 of them).
-// Prints issue 23's figures first (ratios with their intervals and what each
-// row measures), then repeated and distinct messages, then every figure;
-// with --targets each table also shows this project's target of the running
-// line and whether it was met (targets.js). Shows a progress line on stderr,
-// and writes benchmark/results/latest.md, ratios.svg and latest.json, plus
-// copies named after the line (latest-node24.md, latest-node24.json).
-//
-//   node benchmark/run.js [--targets] [--runs=8] [--frag-runs=4] [--clock=cpu|wall] [--batches=40]
-//        [--e2e-rounds=8] [--paired-rounds=6] [--client-rounds=8] [--duration=2] [--warmup=1]
-//        [--connections=4000] (idle connections of idle-memory.js; --partial opens half as many)
-//        [--no-paired] [--no-cold] [--no-e2e] [--no-client] [--no-memory] [--no-c] [--no-distinct]
-//        [--headers] [--instructions] [--out=benchmark/results] [--from-json=benchmark/results/latest.json]
-//
-// Another line: $(node scripts/dev/test-lines.js --print 24) benchmark/run.js
+//   node benchmark/run.js [--full] [--rounds=6] [--duration=1.5] [--out=benchmark/results]
+//   $(node scripts/dev/test-lines.js --print 24) benchmark/run.js [--full]   (another Node line)
 
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const common = require('./common');
-const stats = require('./stats');
-const report = require('./report');
-const { compare } = require('./compare');
-const { rawLlhttp } = require('./raw-llhttp');
-const { e2e, describe: describeE2e } = require('./server');
+const workloads = require('./server-workloads');
+const { e2e, describe: describeServers } = require('./server');
 const { clientBench, describe: describeClient } = require('./client');
-const { renderSvg } = require('./svg');
-const { targetsFor } = require('./targets');
-const { instructions, describe: describeInstructions } = require('./instructions');
+const { memory, describe: describeMemory } = require('./memory');
+const { rawLlhttp } = require('./raw-llhttp');
 
 const { options } = common.parseArgs();
-const RUNS = Number(options.runs || 8);
-const FRAG_RUNS = Number(options['frag-runs'] || 4);
-// CPU time by default: on a shared machine wall time mostly measures the
-// other processes; --clock=wall measures as Node's benchmarks do.
-const CLOCK = options.clock || 'cpu';
-const BATCHES = Number(options.batches || 40);
-const E2E_ROUNDS = Number(options['e2e-rounds'] || 8);
-const PAIRED_ROUNDS = Number(options['paired-rounds'] || 6);
-const CLIENT_ROUNDS = Number(options['client-rounds'] || 8);
-const DURATION = Number(options.duration || 2);
-const WARMUP = Number(options.warmup || 1);
-const CONNECTIONS = Number(options.connections || 4000);
-const DISTINCT = !options['no-distinct'];
+const FULL = Boolean(options.full);
+const ROUNDS = Number(options.rounds || (FULL ? 8 : 6));
+const DURATION = Number(options.duration || (FULL ? 2 : 1.5));
 const OUT = path.resolve(options.out || path.join(__dirname, 'results'));
-// The e2e workloads with both kinds of rounds; net-echo has solo rounds only.
-const E2E_WORKLOADS = ['hello', 'browser', 'post-json', 'upload', 'express', 'fastify'];
-
-// ------------------------------------------------------------ progress ----
+// The servers of the default run: install() on the plain workloads, and every llhttp-napi/server row.
+const DEFAULT_SERVERS = ['hello', 'browser', ...workloads.WORKLOADS.filter((w) => w.ours === 'server').map((w) => w.name)];
+const FULL_SERVERS = workloads.NAMES.filter((name) => name !== 'net-echo');
+// Those that run here (for the time estimates).
+const runnable = (names) => names.filter((name) => !workloads.missing(name)).length;
 
 const started = Date.now();
 const tty = process.stderr.isTTY;
-let phase = '';
 function progress(text) {
   const s = Math.round((Date.now() - started) / 1000);
-  const line = `[${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}] ${phase}${text ? ': ' + text : ''}`;
-  process.stderr.write(tty ? `\r\x1b[K${line}` : line + '\n');
-}
-function clearProgress() {
-  if (tty) process.stderr.write('\r\x1b[K');
+  const line = `[${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}] ${text}`;
+  process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
 }
 
-// ------------------------------------------------------------- machine ----
-
-function machine() {
-  const cpus = os.cpus();
-  let addon = {};
-  try {
-    addon = require(common.ROOT).versions;
-  } catch (err) {
-    addon = { error: err.message };
-  }
-  return {
-    cpu: cpus.length ? cpus[0].model.trim() : 'unknown',
-    cores: cpus.length,
-    os: `${os.type()} ${os.release()} ${os.arch()}`,
-    node: process.version,
-    builtinLlhttp: process.versions.llhttp,
-    addon,
-    date: new Date().toISOString(),
-    loadavgStart: os.loadavg(),
-    build: common.buildIdentity(),
-  };
+// A program of this folder in a fresh process; its last line as JSON.
+function json(file, args) {
+  const child = spawnSync(process.execPath, [path.join(__dirname, file), ...args, '--json'], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`${file} ${args.join(' ')}: ${(child.stderr || '').trim().split('\n').pop()}`);
+  return JSON.parse(child.stdout.trim().split('\n').pop());
 }
 
-// A program of this folder with --json=FILE: its result, or { error }.
-function runJson(file, args) {
-  const out = path.join(os.tmpdir(), `llhttp-napi-${path.basename(file, '.js')}-${process.pid}.json`);
-  const child = spawnSync(process.execPath, [path.join(__dirname, file), ...args, `--json=${out}`], { encoding: 'utf8' });
-  try {
-    return child.status === 0 ? JSON.parse(fs.readFileSync(out, 'utf8')) :
-      { error: (child.stderr || '').split('\n').filter(Boolean).pop() || `exit ${child.status}` };
-  } finally {
-    fs.rmSync(out, { force: true });
-  }
-}
-
-// An async phase whose failure is a figure's error, not the run's.
-async function orError(fn) {
-  try {
-    return await fn();
-  } catch (err) {
-    return { error: String(err.message).split('\n')[0] };
-  }
-}
-
-// headers.js `runs` times (fresh processes); medians per variant.
-function headersRuns(runs) {
-  const samples = new Map();
-  const notes = new Set();
-  for (let i = 0; i < runs; i++) {
-    progress(`run ${i + 1}/${runs}`);
-    const child = spawnSync(process.execPath, [path.join(__dirname, 'headers.js')], { encoding: 'utf8' });
-    if (child.status !== 0) return { error: (child.stderr || '').split('\n')[0] || `exit ${child.status}` };
-    for (const text of child.stdout.split('\n')) {
-      const line = common.parseLine(text);
-      if (line) {
-        const v = `${line.conf.variant}${line.conf.vary === '1' ? ' (vary=1)' : ''}`;
-        if (!samples.has(v)) samples.set(v, []);
-        samples.get(v).push(line.rate);
-      } else if (text.startsWith('#')) {
-        notes.add(text.replace(/^#\s*/, ''));
+// Node's shape: parser.js in fresh processes, the parsers interleaved, `runs`
+// each; one ratio per run and configuration.
+function fresh(settings, runs) {
+  const ratios = new Map();
+  for (let run = 0; run < runs; run++) {
+    const rates = {};
+    for (const parser of common.roundOrder(run)) {
+      progress(`Node's shape, fresh processes ${settings.join(' ')}: run ${run + 1}/${runs} ${parser}`);
+      const child = spawnSync(process.execPath, [path.join(__dirname, 'parser.js'), `--parser=${parser}`, ...settings], { encoding: 'utf8' });
+      if (child.status !== 0) throw new Error(`parser.js: ${child.stderr.trim().split('\n').pop()}`);
+      for (const line of child.stdout.split('\n').map(common.parseLine).filter(Boolean)) {
+        const key = Object.entries(line.conf).filter(([k]) => k !== 'parser' && k !== 'n').map(([k, v]) => `${k}=${v}`).join(' ');
+        (rates[key] = rates[key] || {})[parser] = line.rate;
       }
     }
+    for (const [key, r] of Object.entries(rates)) ratios.set(key, [...(ratios.get(key) || []), r.napi / r.builtin]);
   }
-  const variants = [...samples].map(([variant, rates]) => ({ variant, rates, median: stats.median(rates) }));
-  for (const v of variants) {
-    const base = variants.find((b) => b.variant === (v.variant.endsWith('(vary=1)') ? 'builtin (vary=1)' : 'builtin'));
-    v.ratio = base ? v.median / base.median : NaN;
-  }
-  return { runs, variants, notes: [...notes] };
+  return [...ratios].map(([key, list]) => ({ key, stats: common.ratioStats(list) }));
 }
 
-// --------------------------------------------------------------- runs ----
+// ------------------------------------------------------------ the plan ----
+
+// Each step: what it measures, its seconds on 2 cores (for the estimate), and run(rows) adding table rows:
+// { figure, how: 'timed' | 'counted', better: 'higher' | 'lower', stats } or { figure, how, text }.
+const steadyRow = (figure, settings) => (rows) => rows.push({ figure, how: 'timed', better: 'higher',
+  stats: json('paired.js', settings) });
+const serverRows = (names, modes, extra) => async (rows, result) => {
+  const r = await e2e({ workloads: names, modes, rounds: ROUNDS, pairedRounds: 6, duration: DURATION, warmup: 1,
+    count: FULL, onProgress: ({ what, step, steps }) => progress(`servers, ${what} (${step + 1}/${steps})`), ...extra });
+  (result.servers = result.servers || []).push(r);
+  for (const [name, w] of Object.entries(r.workloads)) {
+    const ours = workloads.workload(name).ours;
+    const who = ours === 'install' ? 'node:http + install()' : ours === 'server' ? 'llhttp-napi/server' : 'examples/net-server.js';
+    for (const mode of modes) {
+      rows.push({ figure: `${who} vs node:http, ${name}, CPU per request, ${mode} rounds`, how: 'timed', better: 'lower', stats: w[mode].stats });
+    }
+    if (w.counts) {
+      rows.push({ figure: `${who}, ${name}: nextTicks / emits per request`, how: 'counted',
+        text: common.PARSERS.map((p) => `${p} ${w.counts[p].ticks.toFixed(2)} / ${w.counts[p].emits.toFixed(2)}`).join(', ') });
+    }
+  }
+  for (const [name, why] of Object.entries(r.skipped)) {
+    rows.push({ figure: `${workloads.workload(name).description.split(',')[0]}, ${name}`, how: 'timed', text: `not run: ${why}` });
+  }
+};
+const memoryRow = (figure, settings) => async (rows, result) => {
+  const m = await memory({ ...settings, onProgress: (what) => progress(`memory per connection, ${what}`) });
+  (result.memory = result.memory || []).push(m);
+  rows.push({ figure, how: 'counted', better: 'lower', text: `${m.median.toFixed(2)}× (rounds ${m.range.map((x) => x.toFixed(2)).join('–')}), ` +
+    `${m.kb.rss.napi.toFixed(1)} against ${m.kb.rss.builtin.toFixed(1)} KB` });
+};
+
+const DEFAULT_STEPS = [
+  { seconds: 10, what: 'the parser, distinct requests, whole and in 3 pieces', run: async (rows) => {
+    progress('the parser, distinct requests, steady state');
+    steadyRow('parser, distinct requests, whole: speed, steady state', ['vary=1', 'frags=1'])(rows);
+    steadyRow('parser, distinct requests in 3 pieces: speed, steady state', ['vary=1', 'frags=3'])(rows);
+  } },
+  { seconds: runnable(DEFAULT_SERVERS) * ROUNDS * 2 * (DURATION + 1.7), what: `servers (${DEFAULT_SERVERS.join(', ')}), solo rounds`,
+    run: serverRows(DEFAULT_SERVERS, ['solo']) },
+  { seconds: 20, what: 'memory per idle keep-alive connection', run: memoryRow('RSS per idle keep-alive connection (4,000)', { rounds: 2 }) },
+];
+
+const FULL_STEPS = [
+  { seconds: 10, what: 'the parser, distinct requests, whole and in 3 pieces', run: DEFAULT_STEPS[0].run },
+  { seconds: 70, what: 'the parser, steady state: repeated, pieces 2-8, responses', run: async (rows) => {
+    const configs = [...[4, 8, 16, 32].map((len) => [`len=${len}`]), ...[8, 16].flatMap((len) => [2, 4, 8].map((f) => [`len=${len}`, `frags=${f}`])),
+      ...[2, 4, 8].map((f) => ['vary=1', `frags=${f}`]), ['vary=1', 'kind=response'], ['vary=1', 'kind=response', 'frags=4']];
+    for (const settings of configs) {
+      progress(`the parser, steady state, ${settings.join(' ')}`);
+      steadyRow(`parser, steady state, ${settings.join(' ')}`, settings)(rows);
+    }
+  } },
+  { seconds: 240, what: 'the parser in fresh processes (Node\'s shape) and raw llhttp in C', run: async (rows, result) => {
+    for (const [settings, runs] of [[['len=4,8,16,32', 'vary=0,1'], 6], [['len=8,16', 'frags=2,4,8', 'vary=0,1'], 4]]) {
+      for (const r of fresh(settings, runs)) rows.push({ figure: `parser, fresh process, ${r.key}`, how: 'timed', better: 'higher', stats: r.stats });
+    }
+    progress('raw llhttp in C');
+    result.raw = rawLlhttp({ len: 8 });
+    const ours = spawnSync(process.execPath, [path.join(__dirname, 'parser.js'), 'len=8', 'vary=0'], { encoding: 'utf8' });
+    rows.push({ figure: 'parser, repeated request (len 8), one fresh process / raw llhttp in C', how: 'timed',
+      text: `${(common.parseLine(ours.stdout.trim()).rate / result.raw.median).toFixed(3)} (raw ${common.formatRate(result.raw.median)} ops/s)` });
+  } },
+  { seconds: 15, what: 'the cold parse', run: async (rows) => {
+    progress('the cold parse');
+    rows.push({ figure: 'parser, distinct requests, cold (cold.js): speed', how: 'timed', better: 'higher', stats: json('cold.js', []) });
+  } },
+  { seconds: runnable(FULL_SERVERS) * (ROUNDS * 2 * (DURATION + 2) + 6 * (DURATION + 3) + 5), what: `servers (${FULL_SERVERS.join(', ')}), solo and paired rounds, nextTicks and emits`,
+    run: serverRows(FULL_SERVERS, ['solo', 'paired']) },
+  { seconds: ROUNDS * 2 * (DURATION + 2), what: 'the parser on node:net (net-echo), solo rounds', run: serverRows(['net-echo'], ['solo']) },
+  { seconds: 2 * ROUNDS * 2 * (DURATION + 2), what: 'the node:http client (JSON, chunked), solo rounds', run: async (rows, result) => {
+    result.client = await clientBench({ rounds: ROUNDS, duration: DURATION, onProgress: ({ what }) => progress(`client, ${what}`) });
+    for (const [kind, k] of Object.entries(result.client.kinds)) {
+      rows.push({ figure: `node:http client + install(), ${kind}, CPU per response, solo rounds`, how: 'timed', better: 'lower', stats: k.stats });
+    }
+  } },
+  { seconds: 70, what: 'memory per connection, idle and holding a pending head, by object',
+    run: async (rows, result) => {
+      await memoryRow('RSS per idle keep-alive connection (4,000)', { rounds: 2, breakdown: [200, 1200] })(rows, result);
+      await memoryRow('RSS per connection holding 8 KiB of an unfinished head (2,000)', { partial: true, rounds: 2,
+        breakdown: [200, 1200] })(rows, result);
+    } },
+  { seconds: 540, what: 'instructions per message under callgrind (scripts/dev/instructions.js)', run: async (rows, result) => {
+    const { instructions } = require('../scripts/dev/instructions');
+    result.instructions = await instructions({ len: 8, vary: [0, 1], onProgress: (t) => progress(t) });
+    for (const w of result.instructions.workloads || []) {
+      const p = w.parsers;
+      rows.push({ figure: `instructions per ${w.vary ? 'distinct' : 'repeated'} request, builtin / ours`, how: 'counted',
+        text: `${Math.round(p.builtin.total)} / ${Math.round(p.napi.total)} = ${w.builtinOverNapi.toFixed(2)}×` });
+    }
+    if (result.instructions.error) rows.push({ figure: 'instructions per message', how: 'counted', text: `not run: ${result.instructions.error}` });
+  } },
+];
+
+// What the default run leaves out, and how to get it.
+const NOT_RUN = 'not run (npm run bench:full, about %d min): every other server workload (POST, upload, Express, Fastify) ' +
+  'and paired rounds, nextTicks and emits, net-echo, the client, the repeated request, pieces 2-8, responses, ' +
+  'Node\'s fresh-process shape, raw llhttp, the cold parse, memory with a pending head and by object, callgrind counts';
+
+// ------------------------------------------------------------ the table ----
+
+function cell(row) {
+  return row.text || common.verdict(row.stats, row.better);
+}
+
+function table(rows) {
+  const head = ['figure (llhttp-napi / built-in)', 'how', 'result (95% interval)'];
+  const body = rows.map((r) => [r.figure, r.how, cell(r)]);
+  const widths = [0, 1].map((i) => Math.max(head[i].length, ...body.map((b) => b[i].length)));
+  return [head, ...body].map((r) => `${r[0].padEnd(widths[0])}  ${r[1].padEnd(widths[1])}  ${r[2]}`).join('\n');
+}
+
+const minutes = (steps) => Math.ceil(steps.reduce((sum, s) => sum + s.seconds, 0) / 60);
+
+function notes(result) {
+  const load = result.loadavg.map((x) => x.toFixed(1)).join(' → ');
+  return [
+    'timed: CPU or wall time, which other work on the machine disturbs (ratios of interleaved runs; a result is given only',
+    'where its interval does not straddle 1.00); counted: bytes of memory or instructions, which it does not.',
+    'speed figures: ours / built-in ops/s, higher is better; CPU and memory figures: ours / built-in, lower is better.',
+    `load average ${load} on ${os.cpus().length} cores${result.loadavg[0] > os.cpus().length / 2 ? ' (loaded by other work: timed intervals are wide)' : ''}; ` +
+      `llhttp-napi at ${common.buildIdentity()}, Node ${process.version}; ${Math.round((Date.now() - started) / 1000)} s.`,
+    ...(FULL ? [] : [NOT_RUN.replace('%d', minutes(FULL_STEPS))]),
+  ];
+}
+
+function markdown(result) {
+  const fence = (text) => ['```', text, '```', ''];
+  return [`# llhttp-napi benchmark summary, Node ${process.version} (\`npm run bench:full\`)`, '',
+    `${new Date().toISOString().slice(0, 10)}, ${os.cpus()[0].model.trim()}, ${os.cpus().length} cores.`, '',
+    ...fence(table(result.rows)), ...notes(result).map((l) => `${l}`), '',
+    ...(result.servers || []).flatMap((s) => ['## Servers', '', ...fence(describeServers(s))]),
+    ...(result.client ? ['## The client', '', ...fence(describeClient(result.client))] : []),
+    ...(result.memory || []).flatMap((m) => [`## Memory per connection (${m.mode})`, '', ...fence(describeMemory(m))]),
+    ...(result.instructions && !result.instructions.error ?
+      ['## Instructions per message (callgrind)', '', ...fence(require('../scripts/dev/instructions').describe(result.instructions))] : []),
+  ].join('\n');
+}
 
 async function main() {
-  const info = machine();
-  if (info.addon.error || info.build.addon === 'missing') {
-    throw new Error(`the addon does not load (${info.addon.error || 'no build/Release/llhttp_napi.node'}): run npm run build first`);
+  try {
+    require(common.ROOT);
+  } catch (err) {
+    throw new Error(`the addon does not load (${err.message.split('\n')[0]}): run npm run build first`);
   }
-  const result = { machine: info, settings: { RUNS, FRAG_RUNS, CLOCK, BATCHES, E2E_ROUNDS, PAIRED_ROUNDS, CLIENT_ROUNDS,
-    DURATION, WARMUP, CONNECTIONS } };
-
-  // Raw llhttp runs between the JavaScript phases, so that it sees the
-  // machine in the same states they do.
-  const rawRates = [];
-  let rawError = null;
-  const rawRun = (when) => {
-    if (options['no-c'] || rawError) return;
-    phase = 'raw llhttp (C)';
-    progress(when);
+  const steps = FULL ? FULL_STEPS : DEFAULT_STEPS;
+  process.stderr.write(`llhttp-napi ${FULL ? 'full' : 'default'} benchmark on Node ${process.version}: about ${minutes(steps)} min on 2 cores ` +
+    `(${steps.map((s) => s.what).join('; ')})\n`);
+  const result = { rows: [], loadavg: [os.loadavg()[0]] };
+  for (const step of steps) {
     try {
-      rawRates.push(...rawLlhttp({ len: 8, n: 1e6, repeats: 3, clock: CLOCK }).rates);
+      await step.run(result.rows, result);
     } catch (err) {
-      rawError = String(err.message).split('\n')[0];
-    }
-  };
-
-  rawRun('before bench-parser');
-  const vary = DISTINCT ? [0, 1] : [0];
-  phase = `bench-parser.js ×${RUNS} runs per parser`;
-  result.parser = await compare({
-    file: path.join(__dirname, 'bench-parser.js'),
-    runs: RUNS,
-    overrides: { len: [4, 8, 16, 32], vary },
-    clock: 'both',  // CPU and wall clock of the same runs
-    onProgress: ({ run, parser }) => progress(`run ${run + 1}/${RUNS} ${parser}`),
-  });
-
-  rawRun('between the suites');
-  phase = `bench-parser-fragmented.js ×${FRAG_RUNS} runs per parser`;
-  result.fragmented = await compare({
-    file: path.join(__dirname, 'bench-parser-fragmented.js'),
-    runs: FRAG_RUNS,
-    overrides: { len: [8, 16], frags: [2, 4, 8], vary },
-    clock: 'both',
-    onProgress: ({ run, parser }) => progress(`run ${run + 1}/${FRAG_RUNS} ${parser}`),
-  });
-  rawRun('after the suites');
-
-  // Paired in-process ratios (steady state, alternating batches), one fresh
-  // process per configuration.
-  if (!options['no-paired']) {
-    phase = 'paired.js (in-process, alternating batches)';
-    result.paired = [];
-    const configs = [...[4, 8, 16, 32].map((len) => ({ len, frags: 1, vary: 0 })),
-      ...[8, 16].flatMap((len) => [2, 4, 8].map((frags) => ({ len, frags, vary: 0 })))];
-    if (DISTINCT) {
-      configs.push(...[1, 2, 3, 4, 8].map((frags) => ({ frags, vary: 1, kind: 'request' })),
-                   ...[1, 4].map((frags) => ({ frags, vary: 1, kind: 'response' })));
-    }
-    for (const [i, conf] of configs.entries()) {
-      const args = Object.entries(conf).map(([k, v]) => `${k}=${v}`);
-      progress(`${args.join(' ')} (${i + 1}/${configs.length})`);
-      const child = spawnSync(process.execPath, [path.join(__dirname, 'paired.js'), ...args,
-        '--json', `--batches=${BATCHES}`, `--clock=${CLOCK}`], { encoding: 'utf8' });
-      if (child.status === 0) {
-        const r = JSON.parse(child.stdout.trim().split('\n').pop());
-        delete r.ratios;
-        result.paired.push(r);
-      } else {
-        result.paired.push({ len: null, kind: 'request', vary: 0, ...conf, error: (child.stderr || '').split('\n')[0] });
-      }
+      result.rows.push({ figure: step.what, how: '—', text: `failed: ${err.message.split('\n')[0]}` });
     }
   }
-  if (!options['no-c']) {
-    result.raw = rawError ? { error: rawError } :
-      { len: 8, n: 1e6, rates: rawRates, median: stats.median(rawRates) };
+  result.loadavg.push(os.loadavg()[0]);
+  if (tty) process.stderr.write('\r\x1b[K');
+  console.log(`\n${table(result.rows)}\n\n${notes(result).join('\n')}`);
+  if (FULL) {
+    const line = `node${process.versions.node.split('.')[0]}`;
+    fs.mkdirSync(OUT, { recursive: true });
+    fs.writeFileSync(path.join(OUT, `${line}.md`), markdown(result));
+    fs.writeFileSync(path.join(OUT, `${line}.json`), JSON.stringify(result, null, 2));
+    console.log(`\nwritten: ${path.relative(process.cwd(), path.join(OUT, `${line}.md`))} and ${line}.json`);
   }
-
-  if (!options['no-cold']) {
-    phase = 'cold.js (the parse alone, cold)';
-    progress('alternating batches');
-    const child = spawnSync(process.execPath, [path.join(__dirname, 'cold.js'), '--json'], { encoding: 'utf8' });
-    result.cold = child.status === 0 ? JSON.parse(child.stdout.trim().split('\n').pop()) :
-      { error: (child.stderr || '').split('\n')[0] };
-  }
-
-  const timing = { duration: DURATION, warmup: WARMUP, onProgress: ({ what }) => progress(what) };
-  if (!options['no-e2e']) {
-    phase = `server.js e2e, ${E2E_ROUNDS} solo and ${PAIRED_ROUNDS} paired rounds × ${DURATION}s per workload`;
-    result.e2e = await orError(() => e2e({ ...timing, workloads: E2E_WORKLOADS, rounds: E2E_ROUNDS,
-      pairedRounds: PAIRED_ROUNDS, connections: 50, countDuration: 1 }));
-    phase = `server.js net-echo, ${E2E_ROUNDS} solo rounds × ${DURATION}s`;
-    result.netEcho = await orError(() => e2e({ ...timing, workloads: ['net-echo'], modes: ['solo'], rounds: E2E_ROUNDS,
-      connections: 50, countDuration: 1 }));
-  }
-  if (!options['no-client']) {
-    phase = `client.js, ${CLIENT_ROUNDS} solo rounds × ${DURATION}s per kind`;
-    result.client = await orError(() => clientBench({ ...timing, rounds: CLIENT_ROUNDS }));
-  }
-
-  if (!options['no-memory']) {
-    phase = 'idle-memory.js';
-    // The breakdown between 1/20 and 3/10 of the connections (200 and 1200 of 4000).
-    const breakdown = `--breakdown=${Math.round(CONNECTIONS / 20)},${Math.round(CONNECTIONS * 0.3)}`;
-    progress(`${CONNECTIONS} idle keep-alive connections, 2 rounds, and the breakdown`);
-    result.memory = runJson('idle-memory.js', [`--connections=${CONNECTIONS}`, '--rounds=2', breakdown]);
-    progress(`${CONNECTIONS / 2} connections holding 8 KiB of an unfinished head, 2 rounds, and the breakdown`);
-    result.partialMemory = runJson('idle-memory.js', ['--partial', `--connections=${CONNECTIONS / 2}`, '--rounds=2', breakdown]);
-  }
-  if (options.headers) {
-    phase = 'headers.js ×2 runs';
-    result.headers = headersRuns(2);
-  }
-
-  if (options.instructions) {
-    phase = 'instructions.js (callgrind)';
-    result.instructions = await instructions({ len: 8, vary: DISTINCT ? [0, 1] : [0], onProgress: (t) => progress(t) });
-  }
-  clearProgress();
-  result.machine.loadavgEnd = os.loadavg();
-  result.machine.buildEnd = common.buildIdentity();
-  result.warning = common.identityChange(info.build, result.machine.buildEnd);
-  result.elapsedSeconds = (Date.now() - started) / 1000;
-  return result;
 }
 
-// ------------------------------------------------------------- output ----
-
-const { describeMedian, describeBreakdown } = require('./idle-memory');
-
-// The memory programs' own reports: the medians, then the breakdown by object.
-function describeMemory(mem) {
-  if (!mem || mem.error) return null;
-  return [describeMedian(mem), ...(mem.breakdown ? ['', describeBreakdown(mem.breakdown)] : [])].join('\n');
-}
-
-const HEADLINE_NOTE = 'ratio: ours / the built-in of CPU and memory per request, response or connection (lower is ' +
-  'better), ours / the built-in of speed for the parse (built-in time / ours: higher is better). 95% CI: of the median ' +
-  'of the rounds (order statistics) for CPU, of the geometric mean of the pair ratios (t) for the parse; for memory the ' +
-  'rounds\' range. CPU per request: one server (or client) at a time, alone on its core, its load on the other, the order ' +
-  'alternating each round (solo rounds); paired rounds: both servers at once on one core, loaded together. net-echo: ' +
-  'examples/net-server.js (our parser on node:net, no node:http) against a node:http server giving the same JSON echo.';
-
-function markdown(result, targets) {
-  const m = result.machine;
-  const lines = [];
-  const fence = (text) => ['```', text, '```', ''];
-  lines.push('# llhttp-napi benchmark results (`npm run bench`)', '');
-  lines.push(`- date: ${m.date}`);
-  lines.push(`- machine: ${m.cpu}, ${m.cores} cores, ${m.os}`);
-  lines.push(`- Node ${m.node} (built-in parser: llhttp ${m.builtinLlhttp})`);
-  lines.push(`- llhttp-napi ${m.addon.addon || '?'}, linked llhttp ${m.addon.llhttp || '?'}, N-API ${m.addon.napi || '?'}; ` +
-    common.describeIdentity(m.build).replace(/^node \S+ \(llhttp \S+\); /, ''));
-  if (result.warning) lines.push(`- **warning: ${result.warning}**`);
-  lines.push(`- suite time: ${Math.round(result.elapsedSeconds)} s; load average (1 min) ` +
-             `${m.loadavgStart[0].toFixed(2)} at the start, ${m.loadavgEnd[0].toFixed(2)} at the end ` +
-             '(other work on the machine adds noise; the interleaving spreads it over both parsers)');
-  if (targets) lines.push(`- with this project's targets for Node ${targets.line} (\`--targets\`, docs/benchmarks.md)`);
-  lines.push('');
-  lines.push(`## Where users run it, Node ${m.node}`, '');
-  lines.push(report.markdownTable(report.HEADLINE_COLUMNS, report.headlineRows(result, targets)), '');
-  lines.push(HEADLINE_NOTE, '');
-  lines.push(`## Repeated and distinct messages, Node ${m.node}`, '');
-  lines.push('*Repeated*: the request of Node\'s `bench-parser.js` (len 8) parsed again and again, the best case for');
-  lines.push('llhttp-napi (it reuses the previous message\'s header strings when the bytes repeat). *Distinct*: 1000');
-  lines.push('different realistic requests (`benchmark/corpus.js`: browsers, API clients, bots, proxies; paths,');
-  lines.push('cookies, ids, ETags and bodies differ), round-robin, cut at pseudo-random points for the pieces. Real');
-  lines.push('traffic does not repeat: **the distinct column is the one to believe for your traffic.**', '');
-  lines.push(report.markdownTable(report.SIDE_COLUMNS, report.sideBySide(result, targets)), '');
-  lines.push('## Every figure', '');
-  lines.push('*fresh*: medians of interleaved runs, each in a fresh process (builtin, napi, then napi, builtin, ...),');
-  lines.push('n=100000 messages per run as in Node\'s benchmarks, so the JIT warm-up of lib/ is inside the figure; the');
-  lines.push('95% CI is that of mean(napi)/mean(builtin) from Welch\'s t-test, as Node\'s `benchmark/compare.R`');
-  lines.push('computes it; * p<0.05, ** p<0.01, *** p<0.001. *wall* is wall-clock time as Node\'s harness measures;');
-  lines.push('*cpu* the CPU time of the benchmark process (user + system, all threads, JIT and GC included), which leaves');
-  lines.push('out the time spent waiting for a core on a busy machine; both come from the same runs.');
-  lines.push(`${result.settings.RUNS} runs per parser for bench-parser, ${result.settings.FRAG_RUNS} for fragmented.`);
-  lines.push('*steady*: `benchmark/paired.js`, both parsers in one process after a warm-up, alternating batches of');
-  lines.push(`4,000 messages (${result.settings.BATCHES} pairs, ${result.settings.CLOCK} clock), geometric mean of the pair ratios with its 95% interval:`);
-  lines.push('much less exposed to the machine\'s noise (both parsers see the same moments). e2e and client: CPU per');
-  lines.push('request, napi/builtin (lower is better; the chart shows its inverse), median of the rounds with its');
-  lines.push('interval; *solo rounds*: one process at a time alone on its core, *paired rounds*: both servers at once.', '');
-  lines.push(report.markdownTable(report.EVERY_COLUMNS, report.everyRows(result, targets)), '');
-  lines.push('![ratios napi/builtin](ratios.svg)', '');
-  for (const [title, set] of [['End to end', result.e2e], ['Our parser on node:net', result.netEcho]]) {
-    if (set && !set.error) lines.push(`## ${title}`, '', ...fence(describeE2e(set)));
-  }
-  if (result.client && !result.client.error) lines.push('## The client', '', ...fence(describeClient(result.client)));
-  for (const [title, mem] of [['Memory per idle connection', result.memory],
-    ['Memory per connection holding an unfinished head', result.partialMemory]]) {
-    const text = describeMemory(mem);
-    if (text) lines.push(`## ${title}`, '', ...fence(text));
-  }
-  if (result.raw && !result.raw.error) {
-    lines.push('## Raw llhttp', '');
-    lines.push(`\`benchmark/c/raw-llhttp.c\`: \`llhttp_init\` + \`llhttp_execute\` on the bench-parser len 8 bytes, ` +
-               `same callbacks set as no-ops, ${result.raw.n} iterations × ${result.raw.rates.length} ` +
-               '(3 before bench-parser, 3 between the suites, 3 after them): ' +
-               result.raw.rates.map((x) => common.formatRate(Math.round(x))).join(', ') +
-               ` ops/s (median ${common.formatRate(Math.round(result.raw.median))}).`, '');
-  }
-  if (result.headers && !result.headers.error) {
-    lines.push('## Headers (`benchmark/headers.js`, 9 headers, every name and value read)', '');
-    lines.push('vary=1: the messages cycle through 16 requests whose URL, cookie and user agent differ (same lengths);');
-    lines.push('otherwise every message is the same bytes, as in Node\'s benchmarks. Ratios are to the built-in with the');
-    lines.push('same messages. One process per variant, not interleaved: noisier than the tables above.', '');
-    lines.push('| variant | ops/s (median of ' + result.headers.runs + ') | / builtin |');
-    lines.push('|---|--:|--:|');
-    for (const v of result.headers.variants) {
-      lines.push(`| ${v.variant} | ${common.formatRate(Math.round(v.median))} | ${common.formatRatio(v.ratio)} |`);
-    }
-    for (const note of result.headers.notes) lines.push(`\n- ${note}`);
-    lines.push('');
-  }
-  if (result.instructions) {
-    lines.push('## Instructions per message (callgrind, deterministic)', '', ...fence(describeInstructions(result.instructions)));
-  }
-  lines.push('## Reproduce', '');
-  lines.push(...fence([
-    'npm run bench                                   # this file, on the system node (-- --targets: with the targets)',
-    '$(node scripts/dev/test-lines.js --print 24) benchmark/run.js   # on another line (22, 24, 26)',
-    'node benchmark/compare.js --runs=10 --clock=both benchmark/bench-parser.js len=8 vary=0,1',
-    'node benchmark/paired.js vary=1 frags=1,3 [kind=response]  # distinct corpus, steady state',
-    'node benchmark/bench-parser.js --parser=builtin  # Node\'s format, one process per config',
-    'node benchmark/corpus.js --check                 # the corpus, parsed by the built-in',
-    'node benchmark/server.js --rounds=9 --duration=3 # e2e, solo then paired rounds, every workload',
-    'node benchmark/client.js --rounds=9              # node:http client, JSON and chunked',
-    'node benchmark/idle-memory.js [--partial] [--breakdown]',
-    'node benchmark/raw-llhttp.js len=8',
-    'node benchmark/headers.js',
-    'node benchmark/instructions.js len=8 vary=0,1       # callgrind, needs valgrind',
-  ].join('\n')));
-  return lines.join('\n');
-}
-
-// --from-json=FILE: rewrite the tables, latest.md and ratios.svg from a saved run.
-const runOrLoad = options['from-json'] ?
-  () => Promise.resolve(JSON.parse(fs.readFileSync(options['from-json'], 'utf8'))) : main;
-
-runOrLoad().then((result) => {
-  const targets = options.targets ? targetsFor(result.machine.node) : null;
-  console.log(`Where users run it, Node ${result.machine.node}:\n`);
-  console.log(report.plainTable(report.HEADLINE_COLUMNS, report.headlineRows(result, targets)));
-  console.log(`\n(${HEADLINE_NOTE})`);
-  console.log(`\nRepeated vs distinct messages (napi/builtin; the distinct column is real traffic):\n`);
-  console.log(report.plainTable(report.SIDE_COLUMNS, report.sideBySide(result, targets)));
-  console.log('\nEvery figure:\n');
-  console.log(report.plainTable(report.EVERY_COLUMNS, report.everyRows(result, targets)));
-  console.log(`\n(${Math.round(result.elapsedSeconds)} s; fresh: medians of interleaved fresh-process runs, CI: Welch, of mean ratio, ` +
-              `* p<0.05 ** p<0.01 *** p<0.001; steady: paired.js, ${result.settings.CLOCK} clock, geometric mean and 95% CI)`);
-  if (result.headers && !result.headers.error) {
-    console.log('\nheaders.js (9 headers): ' + result.headers.variants
-      .map((v) => `${v.variant} ${common.formatRate(Math.round(v.median))} ops/s (${common.formatRatio(v.ratio)})`).join(', '));
-    for (const note of result.headers.notes) console.log(`  ${note}`);
-  }
-  if (result.instructions) console.log('\n' + describeInstructions(result.instructions));
-  fs.mkdirSync(OUT, { recursive: true });
-  const md = markdown(result, targets);
-  const line = `node${String(result.machine.node).replace(/^v/, '').split('.')[0]}`;
-  fs.writeFileSync(path.join(OUT, 'latest.md'), md);
-  fs.writeFileSync(path.join(OUT, `latest-${line}.md`), md.replace('](ratios.svg)', `](ratios-${line}.svg)`));
-  const svg = renderSvg(report.chartBars(result, targets), result.machine);
-  fs.writeFileSync(path.join(OUT, 'ratios.svg'), svg);
-  fs.writeFileSync(path.join(OUT, `ratios-${line}.svg`), svg);
-  if (!options['from-json']) {
-    fs.writeFileSync(path.join(OUT, 'latest.json'), JSON.stringify(result, null, 2));
-    fs.writeFileSync(path.join(OUT, `latest-${line}.json`), JSON.stringify(result, null, 2));
-  }
-  console.log(`written: ${path.relative(process.cwd(), path.join(OUT, 'latest.md'))}, ratios.svg, latest.json ` +
-              `(and latest-${line}.md, ratios-${line}.svg, latest-${line}.json)`);
-  if (result.warning) console.log(`WARNING: ${result.warning}`);
-}).catch((err) => {
-  clearProgress();
-  console.error(err.stack || err.message);
+main().catch((err) => {
+  console.error(err.stack);
   process.exit(1);
 });

@@ -4,12 +4,12 @@
  * loop. The settings set the same callbacks our core (and the built-in) set,
  * each a no-op, so that llhttp takes the same paths. The physical limit of
  * any llhttp-based parser; benchmark/raw-llhttp.js builds and runs it on the
- * bytes of bench-parser.js.
+ * bytes of benchmark/parser.js's repeated request.
  *
  *   raw-llhttp REQUEST_FILE [n] [repeats] [label] [frags] [wall|cpu]
  *
  * With frags > 1 the request is split into that many pieces of (nearly)
- * equal size, as bench-parser-fragmented.js does, each given to its own
+ * equal size, as benchmark/parser.js frags=N does, each given to its own
  * llhttp_execute(). With `cpu` the time is the process's CPU time
  * (CLOCK_PROCESS_CPUTIME_ID), as the JavaScript benchmarks' --clock=cpu.
  * Prints one line per repeat in Node's benchmark format (ops/s).

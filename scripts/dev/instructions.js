@@ -1,7 +1,7 @@
 'use strict';
 // Deterministic cost per message: instructions per execute()+initialize()
 // counted with valgrind's callgrind, for the built-in, llhttp-napi and raw
-// llhttp in C, on the repeated bench-parser.js request (vary=0) and on the
+// llhttp in C, on the repeated request of benchmark/parser.js (vary=0) and on the
 // corpus of 1000 distinct realistic requests (vary=1, benchmark/corpus.js).
 // Each is run twice with different n; the difference divided by the
 // difference of n is the steady state per message (start-up, module loading,
@@ -9,10 +9,10 @@
 // corpus size, so every corpus message counts the same). Per function counts
 // are grouped into where the time goes.
 //
-//   node benchmark/instructions.js [len=8] [frags=4] [vary=0,1] [--n1=20000] [--n2=60000] [--top=12] [--json=FILE]
+//   node scripts/dev/instructions.js [len=8] [frags=4] [vary=0,1] [--n1=20000] [--n2=60000] [--top=12] [--json=FILE]
 //
-// With frags=F it measures bench-parser-fragmented.js (and raw llhttp fed the
-// same F pieces) instead of bench-parser.js. Raw llhttp is measured on the
+// With frags=F it measures benchmark/parser.js frags=F (and raw llhttp fed the
+// same F pieces). Raw llhttp is measured on the
 // repeated request only.
 //
 // Needs valgrind (apt-get install valgrind). Takes a few minutes. Under
@@ -25,8 +25,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
-const common = require('./common');
-const { build } = require('./c/build');
+const common = require('../../benchmark/common');
+const { build } = require('../../benchmark/raw-llhttp');
 
 // Where each function's instructions go; first match wins.
 const BUCKETS = [
@@ -107,8 +107,8 @@ const CORPUS_COUNT = 1000;
 
 // One workload (vary 0 or 1): { vary, parsers: { builtin, napi, raw? }, builtinOverNapi, rawOverNapi }.
 async function measureWorkload({ dir, len, frags, vary, n1, n2, top, onProgress }) {
-  const bench = path.join(__dirname, frags > 1 ? 'bench-parser-fragmented.js' : 'bench-parser.js');
-  const extra = frags > 1 ? [`frags=${frags}`] : [];
+  const bench = path.join(common.ROOT, 'benchmark', 'parser.js');
+  const extra = [`frags=${frags}`];
   extra.push(`vary=${vary}`);
   if (vary === 1) extra.push(`count=${CORPUS_COUNT}`);
   const what = vary === 1 ? 'distinct' : 'repeated';
@@ -173,7 +173,7 @@ function describe(result) {
   const lines = [];
   const n = (x) => common.formatRate(Math.round(x));
   const name = (w) => (w.vary === 1 ? `distinct (corpus of ${result.count || CORPUS_COUNT})` : `repeated (len=${result.len})`);
-  const what = result.frags > 1 ? `bench-parser-fragmented frags=${result.frags}` : 'bench-parser';
+  const what = `benchmark/parser.js${result.frags > 1 ? ` frags=${result.frags}` : ''}`;
   lines.push(`instructions per message (execute() calls + initialize()), ${what} (callgrind, ` +
              `difference of n=${result.n1} and n=${result.n2}):`);
   for (const w of workloads) if (w.rawError) lines.push(`  (${w.rawError})`);

@@ -1,29 +1,27 @@
 'use strict';
 // Where the servers of benchmark/server.js spend their CPU, built-in against
-// llhttp-napi, per request, over each round's measured window:
+// llhttp-napi, per request, over the measured windows of paired rounds
+// (both servers at once, server.js's onWindow hook):
 //
-// 1. perf (on-CPU samples of every thread, native code included: the
-//    built-in's C++ parser, our addon, libuv, malloc, GC, the kernel), from
-//    server.js --perf: `perf record -e cpu-clock` on both servers during the
-//    window, JIT frames named through --perf-basic-prof. Samples are grouped
-//    into categories that follow the read path (see CATEGORIES) and divided
-//    by the requests served in the window. The machine is a VM: kernel
-//    symbols are approximate, user-space ones are not.
+// 1. perf (default): on-CPU samples of every thread, native code included
+//    (the built-in's C++ parser, our addon, libuv, malloc, GC, the kernel),
+//    `perf record -e cpu-clock` on both servers during each window, JIT
+//    frames named through --perf-basic-prof. Samples are grouped into
+//    categories that follow the read path (CATEGORIES) and divided by the
+//    requests served in the window; the parse path is the categories from
+//    the socket's read to req.headers. Needs perf (apt-get install linux-perf).
+// 2. --v8: V8 CPU profiles of both servers (--cpu-prof): JavaScript functions
+//    by self time, main thread only, shares of the busy samples scaled to
+//    the process CPU per request.
 //
-//      node benchmark/server.js --workload=browser --rounds=1 --duration=12 --no-count --perf=/tmp/perf
-//      node benchmark/server-profile.js --perf /tmp/perf/run.json      (server.js prints it already)
-//
-// 2. V8 CPU profiles, from server.js --cpu-prof=DIR --json=DIR/run.json:
-//    JavaScript functions by self time, main thread only. V8 samples wall
-//    time (a preempted thread is charged to the function it was in), so
-//    shares of the busy samples are scaled to the process CPU per request.
-//
-//      node benchmark/server-profile.js DIR/run.json [--top=40]
+//   node scripts/dev/server-profile.js [--workload=browser] [--rounds=3] [--duration=8] [--v8] [--top=30]
+//        [--dir=/tmp/llhttp-napi-profile]
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const common = require('./common');
+const common = require('../../benchmark/common');
+const { e2e } = require('../../benchmark/server');
 
 // ----------------------------------------------------------------- perf ----
 
@@ -247,34 +245,30 @@ function v8Table(b, n, key, top) {
   return lines.join('\n');
 }
 
-// The rounds profiled: the paired ones (older runs: `rounds`).
-function profiledRounds(w) {
-  return w.paired ? w.paired.rounds : w.rounds || [];
+// The V8 profile of a server: the file --cpu-prof wrote for its pid.
+function profileOf(dir, pid) {
+  const file = fs.readdirSync(dir).find((f) => f.includes(`.${pid}.`) && f.endsWith('.cpuprofile'));
+  return file ? JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) : null;
 }
 
 function v8Report(run, dir, top) {
   const lines = [];
   for (const [workload, w] of Object.entries(run.workloads)) {
     const per = { builtin: [], napi: [] };
-    profiledRounds(w).forEach((r, i) => {
+    for (const r of w.paired.rounds) {
       for (const p of ['builtin', 'napi']) {
-        const file = path.join(dir, `${workload}-${p}-${i}.cpuprofile`);
-        if (!fs.existsSync(file) || !r[p].window) continue;
-        per[p].push(v8Analyse(JSON.parse(fs.readFileSync(file, 'utf8')), r[p].window, r[p].cpuUsPerRequest));
+        const profile = profileOf(dir, r[p].pid);
+        if (profile) per[p].push(v8Analyse(profile, r[p].window, r[p].cpuUsPerRequest));
       }
-    });
+    }
     if (!per.builtin.length || !per.napi.length) {
-      lines.push(`${workload}: no V8 profiles with windows in ${dir}`);
+      lines.push(`${workload}: no V8 profiles in ${dir}`);
       continue;
     }
     const b = mergeRuns(per.builtin), n = mergeRuns(per.napi);
     lines.push(`== ${workload}: ${per.napi.length} round(s); process CPU µs/request builtin ${b.busy.toFixed(2)}, napi ` +
-      `${n.busy.toFixed(2)}, split by the main thread's V8 samples`);
-    lines.push('by category:');
-    lines.push(v8Table(b, n, 'cat', 100));
-    lines.push(`by function, top ${top} differences:`);
-    lines.push(v8Table(b, n, 'fn', top));
-    lines.push('');
+      `${n.busy.toFixed(2)}, split by the main thread's V8 samples`, 'by category:', v8Table(b, n, 'cat', 100),
+    `by function, top ${top} differences:`, v8Table(b, n, 'fn', top), '');
   }
   return lines.join('\n');
 }
@@ -282,22 +276,32 @@ function v8Report(run, dir, top) {
 module.exports = { havePerf, perfRecord, perfReport, perfTable, categoryOf, v8Report };
 
 if (require.main === module) {
-  const { options, rest } = common.parseArgs();
-  const jsonFile = rest[0];
-  if (!jsonFile) {
-    console.error('usage: node benchmark/server-profile.js RUN.json [--top=40]   (V8 profiles beside RUN.json)\n' +
-                  '       node benchmark/server-profile.js --perf RUN.json [--top=30]');
-    process.exit(2);
-  }
-  const run = JSON.parse(fs.readFileSync(jsonFile, 'utf8'));
-  const top = Number(options.top || (options.perf ? 30 : 40));
-  if (options.perf) {
-    for (const [workload, w] of Object.entries(run.workloads)) {
-      profiledRounds(w).forEach((r, i) => {
-        if (r.perf) console.log(`== ${workload} round ${i + 1}\n${perfTable(perfReport(r.perf.recording, r.perf.servers), top)}\n`);
-      });
+  const { options } = common.parseArgs();
+  const dir = path.resolve(options.dir || path.join(require('node:os').tmpdir(), 'llhttp-napi-profile'));
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const top = Number(options.top || 30);
+  if (!options.v8 && !havePerf()) throw new Error('perf is not installed (apt-get install linux-perf), or use --v8');
+  const recordings = [];
+  e2e({ workloads: String(options.workload || 'browser').split(','), modes: ['paired'], count: false,
+    pairedRounds: Number(options.rounds || 3), duration: Number(options.duration || 8),
+    serverFlags: options.v8 ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${dir}`] : ['--perf-basic-prof'],
+    onWindow: options.v8 ? null : (pids, seconds, workload, round) => {
+      const rec = perfRecord(Object.values(pids), seconds, path.join(dir, `${workload}-${round}.perf.data`));
+      recordings.push({ workload, round, pids, rec });
+      return rec;
+    },
+    onProgress: ({ what }) => process.stderr.write(`server-profile: ${what}\n`) }).then(async (run) => {
+    if (options.v8) return console.log(v8Report(run, dir, top));
+    for (const { workload, round, pids, rec } of recordings) {
+      const r = run.workloads[workload].paired.rounds[round];
+      const recording = await rec;
+      const servers = Object.fromEntries(Object.entries(pids).map(([p, pid]) =>
+        [p, { pid, requests: r[p].requestsPerSecond * recording.seconds }]));
+      console.log(`== ${workload} round ${round + 1}\n${perfTable(perfReport(recording, servers), top)}\n`);
     }
-  } else {
-    console.log(v8Report(run, options.dir || path.dirname(jsonFile), top));
-  }
+  }).catch((err) => {
+    console.error(err.stack);
+    process.exit(1);
+  });
 }

@@ -2,7 +2,7 @@
 // What a process's heap holds, by kind of object, from a V8 heap snapshot
 // (v8.getHeapSnapshot(): a full GC, then every reachable object, and the
 // native objects Node reports through its embedder graph, such as the
-// built-in parser's C++ state). Used by idle-memory.js --breakdown: the
+// built-in parser's C++ state). Used by benchmark/memory.js --breakdown: the
 // difference of two snapshots divided by the connections opened between them
 // is what one connection holds, object by object.
 //

@@ -1,0 +1,226 @@
+'use strict';
+// Memory per connection of a node:http server, with the built-in parser and
+// with install(), each server a fresh child, the two in turn with the order
+// alternating over rounds. Two kinds of connection:
+//
+//   idle       (default, 4,000) each sent one browser-like request (corpus.js,
+//              all different), got its answer and stays open (keep-alive);
+//   --partial  (2,000) each sent 8 KiB of a head that does not end (complete
+//              header lines, no blank line: a slowloris-style client).
+//
+// The figure is the server's RSS once every connection is there, above the
+// same server with none, per connection (counted in bytes, not timed), ours
+// / the built-in (lower is better), the median of the rounds; V8's heap,
+// external and ArrayBuffer memory beside it, and the bytes the core says it
+// holds (common.coreStats).
+//
+// --breakdown[=N1,N2] (200,1200): what one connection holds by kind of
+// object: heap snapshots (scripts/dev/heap-objects.js) of a fresh server per
+// parser at N1 and N2 connections, their difference / (N2 - N1).
+//
+//   node benchmark/memory.js [--partial] [--connections=N] [--rounds=3] [--breakdown[=N1,N2]]
+//        [--package=DIR] [--json]
+
+const net = require('node:net');
+const path = require('node:path');
+const { median } = require('simple-statistics');
+const common = require('./common');
+const corpus = require('./corpus');
+const { heapObjects, difference } = require('../scripts/dev/heap-objects');
+
+const KEYS = ['rss', 'heapUsed', 'external', 'arrayBuffers'];
+const PARTIAL_BYTES = 8192;
+
+// The server child: answers a few headers' lengths, reports its memory.
+function server(parser, pkg) {
+  const unavailable = common.useParser(parser, pkg);
+  if (unavailable) return process.send({ type: 'unavailable', reason: unavailable });
+  const srv = require('node:http').createServer((req, res) => {
+    const body = `ok ${req.url.length} ${(req.headers['user-agent'] || '').length}`;
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': body.length });
+    res.end(body);
+  });
+  srv.keepAliveTimeout = 10 * 60 * 1000;
+  const sockets = new Set();
+  srv.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const state = async (snapshot) => {
+    global.gc();
+    global.gc();
+    const m = process.memoryUsage();
+    let bytesRead = 0;
+    let core = null;
+    for (const socket of sockets) {
+      bytesRead += socket.bytesRead;
+      for (const [key, value] of Object.entries(common.coreStats(socket.parser, pkg) || {})) {
+        if (typeof value === 'number') (core = core || {})[key] = (core[key] || 0) + value;
+      }
+    }
+    return { memory: Object.fromEntries(KEYS.map((k) => [k, m[k]])), connections: sockets.size, bytesRead, core,
+      objects: snapshot ? await heapObjects() : null };
+  };
+  process.on('message', (msg) => {
+    if (msg.type === 'exit') process.exit(0);
+    state(msg.snapshot).then((s) => process.send({ type: 'state', ...s }));
+  });
+  srv.listen(0, '127.0.0.1', () => state(false).then((s) => process.send({ type: 'listening', port: srv.address().port, ...s })));
+}
+
+const measure = (child, snapshot = false) => child.request('state', { snapshot });
+
+// The browser-like GETs that keep a connection open.
+const idleRequests = () => corpus.corpusBuffers('request', 1000, 1).filter((b) => {
+  const head = b.toString('latin1');
+  return head.startsWith('GET ') && !/\r\nconnection: *close/i.test(head) && head.endsWith('\r\n\r\n');
+});
+
+// Heads of exactly PARTIAL_BYTES that do not end: a GET without its blank
+// line, then header lines of random hex, all different.
+function partialHeads(count) {
+  const random = corpus.prng(0x51d);
+  const hex = (n) => Array.from({ length: Math.ceil(n / 8) }, () =>
+    Math.floor(random() * 0x100000000).toString(16).padStart(8, '0')).join('').slice(0, n);
+  const bases = idleRequests().map((b) => b.toString('latin1').slice(0, -2));
+  return Array.from({ length: count }, (_, i) => {
+    let head = bases[i % bases.length];
+    for (let k = 0; head.length < PARTIAL_BYTES; k++) {
+      const name = `X-Trace-${k}: `;
+      const left = PARTIAL_BYTES - head.length;
+      head += `${name}${hex(left >= 220 ? 96 : left - name.length - 2)}\r\n`;
+    }
+    return Buffer.from(head, 'latin1');
+  });
+}
+
+// Opens `count` more connections, 200 at a time, each sending its payload
+// (and, idle, waiting for the answer). Resolves to the sockets, left open.
+function connectAll(port, mode, payloads, count, sockets = []) {
+  const target = sockets.length + count;
+  if (count === 0) return Promise.resolve(sockets);
+  return new Promise((resolve, reject) => {
+    let done = 0;
+    const open = () => {
+      if (sockets.length >= target) return;
+      const socket = net.connect(port, '127.0.0.1');
+      const payload = payloads[sockets.length % payloads.length];
+      sockets.push(socket);
+      socket.on('error', reject);
+      const finished = () => (++done === count ? resolve(sockets) : open());
+      if (mode === 'partial') return socket.write(payload, finished);
+      let got = '';
+      socket.on('data', (d) => {
+        got += d.toString('latin1');
+        if (got.includes('\r\n\r\nok ')) {
+          socket.removeAllListeners('data');
+          finished();
+        }
+      });
+      socket.write(payload);
+    };
+    for (let i = 0; i < Math.min(200, count); i++) open();
+  });
+}
+
+// Waits until the server has read every byte sent (a partial head gets no answer), then a little.
+async function settle(child, mode, n) {
+  for (let i = 0; mode === 'partial' && i < 100 && (await measure(child)).bytesRead < n * PARTIAL_BYTES; i++) await common.sleep(100);
+  await common.sleep(300);
+}
+
+// (b - a) / n of the memory figures and the core's counters.
+function perConnection(a, b, n) {
+  const out = Object.fromEntries(KEYS.map((k) => [k, (b.memory[k] - a.memory[k]) / n]));
+  if (b.core) out.core = Object.fromEntries(Object.keys(b.core).map((k) => [k, (b.core[k] - ((a.core && a.core[k]) || 0)) / n]));
+  return out;
+}
+
+// use(child, listening) with a fresh server of `parser`, which then ends.
+async function withServer(parser, pkg, use) {
+  const child = common.ipcChild([process.execPath, '--expose-gc', __filename, '--child', parser, pkg], `server (${parser})`);
+  try {
+    const listening = await child.ready;
+    if (listening.type === 'unavailable') throw new Error(`napi unavailable: ${listening.reason}`);
+    return await use(child, listening);
+  } finally {
+    await child.stop();
+  }
+}
+
+// Per connection between n1 and n2 connections (n1 = 0: the idle server).
+const between = (parser, { mode, n1, n2, pkg, payloads, snapshot }) => withServer(parser, pkg, async (child, listening) => {
+  const sockets = await connectAll(listening.port, mode, payloads, n1);
+  let a = listening;
+  if (n1) {
+    await settle(child, mode, n1);
+    a = await measure(child, snapshot);
+  }
+  await connectAll(listening.port, mode, payloads, n2 - n1, sockets);
+  await settle(child, mode, n2);
+  const b = await measure(child, snapshot);
+  for (const s of sockets) s.destroy();
+  if (b.connections !== n2) throw new Error(`${b.connections} of ${n2} connections open`);
+  return { ...perConnection(a, b, n2 - n1), objects: snapshot ? difference(a.objects, b.objects, n2 - n1) : undefined };
+});
+
+async function memory({ partial = false, connections = partial ? 2000 : 4000, rounds = 3, breakdown = null,
+  pkg = common.ROOT, onProgress = () => {} } = {}) {
+  const mode = partial ? 'partial' : 'idle';
+  pkg = path.resolve(pkg);
+  const payloads = partial ? partialHeads(1000) : idleRequests();
+  const results = { builtin: [], napi: [] };
+  const ratios = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const parser of common.roundOrder(r)) {
+      onProgress(`${mode} round ${r + 1}/${rounds} ${parser}`);
+      results[parser].push(await between(parser, { mode, n1: 0, n2: connections, pkg, payloads }));
+    }
+    ratios.push(results.napi[r].rss / results.builtin[r].rss);
+  }
+  const out = { node: process.version, mode, connections, rounds, ratios, median: median(ratios),
+    range: [Math.min(...ratios), Math.max(...ratios)],
+    kb: Object.fromEntries(KEYS.map((k) => [k, Object.fromEntries(common.PARSERS.map((p) => [p, median(results[p].map((m) => m[k])) / 1024]))])),
+    core: results.napi[0].core ? Object.fromEntries(Object.keys(results.napi[0].core).map((k) => [k, median(results.napi.map((m) => m.core[k]))])) : null };
+  if (breakdown) {
+    out.breakdown = { n1: breakdown[0], n2: breakdown[1] };
+    for (const parser of common.PARSERS) {
+      onProgress(`${mode} breakdown ${parser}: heap snapshots at ${breakdown.join(' and ')} connections`);
+      out.breakdown[parser] = await between(parser, { mode, n1: breakdown[0], n2: breakdown[1], pkg, payloads, snapshot: true });
+    }
+  }
+  return out;
+}
+
+function describe(out) {
+  const lines = [`${out.connections} ${out.mode === 'idle' ? 'idle keep-alive connections' : `connections holding ${PARTIAL_BYTES / 1024} KiB of an unfinished head`}, ` +
+    `node ${out.node}: KB per connection above the idle server, median of ${out.rounds} rounds; RSS napi/builtin ` +
+    `${out.median.toFixed(3)} (rounds ${out.ratios.map((r) => r.toFixed(3)).join(', ')})`,
+  ...KEYS.map((k) => `  ${k.padEnd(12)} builtin ${out.kb[k].builtin.toFixed(1).padStart(7)}  napi ${out.kb[k].napi.toFixed(1).padStart(7)}`)];
+  if (out.core) lines.push(`  core (napi, bytes per connection): ${Object.entries(out.core).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+  const bd = out.breakdown;
+  if (bd) {
+    lines.push(`by object, heap snapshots at ${bd.n1} and ${bd.n2} connections, per connection (bytes): builtin / napi`);
+    const kinds = new Set([...Object.keys(bd.builtin.objects), ...Object.keys(bd.napi.objects)]);
+    const bytes = (p, kind) => (bd[p].objects[kind] || { bytes: 0 }).bytes;
+    [...kinds].filter((k) => Math.max(Math.abs(bytes('builtin', k)), Math.abs(bytes('napi', k))) >= 8)
+      .sort((x, y) => Math.max(Math.abs(bytes('builtin', y)), Math.abs(bytes('napi', y))) - Math.max(Math.abs(bytes('builtin', x)), Math.abs(bytes('napi', x))))
+      .forEach((k) => lines.push(`  ${bytes('builtin', k).toFixed(0).padStart(7)} ${bytes('napi', k).toFixed(0).padStart(7)}  ${k}`));
+    const total = (p) => Object.values(bd[p].objects).reduce((sum, o) => sum + o.bytes, 0);
+    lines.push(`  ${total('builtin').toFixed(0).padStart(7)} ${total('napi').toFixed(0).padStart(7)}  all objects`);
+  }
+  return lines.join('\n');
+}
+
+module.exports = { memory, describe };
+
+if (require.main === module && process.argv[2] === '--child') {
+  server(process.argv[3], process.argv[4]);
+} else if (require.main === module) {
+  const { options } = common.parseArgs();
+  const breakdown = options.breakdown ? (options.breakdown === true ? [200, 1200] : String(options.breakdown).split(',').map(Number)) : null;
+  memory({ partial: Boolean(options.partial), connections: options.connections ? Number(options.connections) : undefined,
+    rounds: Number(options.rounds || 3), breakdown, pkg: options.package || common.ROOT,
+    onProgress: (what) => process.stderr.write(`memory.js: ${what}\n`) })
+    .then((out) => console.log(options.json ? JSON.stringify(out) : describe(out)), (err) => { console.error(err.stack); process.exit(1); });
+}
