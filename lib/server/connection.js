@@ -61,6 +61,7 @@ class Connection {
     this.pausedForWrites = false; // reading stopped: the client reads too slowly
     this.pausedForBody = false;   // reading stopped: a request body's reader is behind
     this.hasTrailers = false;
+    this.lastAnswered = false;    // a response that closes the connection ended
     this.errored = false;
     this.openedMs = nowMs();      // the clock of headersTimeout before a first message
     this.reportedStart = -1;      // the message start a timeout was reported for
@@ -80,7 +81,7 @@ class Connection {
       if (!last) return socket.write(data, encoding, callback);
       this.ending.push(res);
       const ok = socket.write(data, encoding, this.afterLastWrite);
-      this.advance();
+      this.advance(res._last);
       return ok;
     }
     if (res._pending === null) res._pending = [];
@@ -92,12 +93,14 @@ class Connection {
     return res._pendingBytes < this.socket.writableHighWaterMark;
   }
 
-  // The active response ended: the next one's turn.
-  advance() {
+  // The active response ended: the next one's turn, unless it was the last
+  // one the connection answers (node:http drops the answers queued after it).
+  advance(last) {
     const responses = this.responses;
     responses.shift();
     this.active = null;
-    while (responses.length !== 0) {
+    if (last) this.lastAnswered = true;
+    while (responses.length !== 0 && !this.lastAnswered) {
       const next = responses[0];
       this.active = next;
       if (next._pending === null) return;
@@ -106,6 +109,7 @@ class Connection {
       if (!ended) return;
       responses.shift();
       this.active = null;
+      if (next._last) this.lastAnswered = true;
     }
   }
 
@@ -269,7 +273,7 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
   }
   const res = new ServerResponse(conn, req, keepAlive);
   conn.responses.push(res);
-  if (conn.active === null) conn.active = res;
+  if (conn.active === null && !conn.lastAnswered) conn.active = res;
   if (major === 1 && minor === 1) {
     if (server.requireHostHeader && req.getHeader('host') === undefined) {
       res.writeHead(400, ['Connection', 'close']);
