@@ -155,6 +155,11 @@ class Connection {
         this.keepAliveTimeoutSet = true;
       }
     }
+    const callbacks = res._endCallbacks;
+    if (callbacks !== null) {
+      res._endCallbacks = null;
+      for (let i = 0; i < callbacks.length; i++) callbacks[i]();
+    }
     res.emit('finish');
   }
 

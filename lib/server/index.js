@@ -63,7 +63,7 @@ function configure(server, options, handler) {
     defaults.connectionsCheckingInterval);
   server.requireHostHeader = opt('requireHostHeader', checkBoolean, true);
   server.joinDuplicateHeaders = opt('joinDuplicateHeaders', checkBoolean, undefined);
-  server.maxRequestsPerSocket = opt('maxRequestsPerSocket', checkInteger, 0);
+  server.maxRequestsPerSocket = 0;
   server.timeout = 0;
   server.maxHeadersCount = null;
   server.httpAllowHalfOpen = false;
@@ -191,12 +191,13 @@ function fastifyServerFactory(handler, opts = {}) {
   if (opts.http2) throw new Error('llhttp-napi/server: http2 is not supported');
   const options = {};
   for (const name of ['maxHeaderSize', 'insecureHTTPParser', 'requestTimeout', 'keepAliveTimeout',
-    'maxRequestsPerSocket', 'requireHostHeader', 'joinDuplicateHeaders', 'noDelay']) {
+    'requireHostHeader', 'joinDuplicateHeaders', 'noDelay']) {
     if (opts[name] !== undefined && opts[name] !== null) options[name] = opts[name];
   }
   const https = opts.https !== null && typeof opts.https === 'object' ? opts.https : null;
   const server = https !== null ? new SecureServer({ ...https, ...options }, handler) : new Server(options, handler);
   if (typeof opts.connectionTimeout === 'number') server.setTimeout(opts.connectionTimeout);
+  if (typeof opts.maxRequestsPerSocket === 'number') server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
   return server;
 }
 

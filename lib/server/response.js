@@ -16,6 +16,7 @@ const CRLF = '\r\n';
 const RE_CONN_CLOSE = /(?:^|\W)close(?:$|\W)/i;
 const RE_TE_CHUNKED = /(?:^|\W)chunked(?:$|\W)/i;
 const RE_INVALID_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 // What the head being built says (bits of _headState).
 const HAS_CONNECTION = 1;
@@ -23,6 +24,10 @@ const HAS_CONTENT_LENGTH = 2;
 const HAS_TE = 4;
 const HAS_DATE = 8;
 const HAS_TRAILER = 16;
+
+// From 24 on, end()'s callback runs before the 'finish' listeners (before,
+// it was one of them).
+const END_CALLBACKS_FIRST = Number(process.versions.node.split('.')[0]) >= 24;
 
 function isFlatString(encoding) {
   return encoding === undefined || encoding === null || encoding === 'utf8' || encoding === 'utf-8' ||
@@ -65,6 +70,7 @@ class ServerResponse extends Stream {
     this._pending = null;
     this._pendingBytes = 0;
     this._endPending = false;       // ended before its turn
+    this._endCallbacks = null;      // end()'s callbacks (24 on)
     if (req.httpVersionMajor < 1 || req.httpVersionMinor < 1) {
       this.useChunkedEncodingByDefault = wire.chunkedRequested(req);
     }
@@ -465,7 +471,8 @@ class ServerResponse extends Stream {
     if (this.finished) {
       if (typeof callback === 'function') {
         if (this.writableFinished) process.nextTick(callback);
-        else this.once('finish', callback);
+        else if (!END_CALLBACKS_FIRST) this.once('finish', callback);
+        else this._endCallbacks.push(callback);
       }
       return this;
     }
@@ -482,7 +489,11 @@ class ServerResponse extends Stream {
     } else if (this._head === null) {
       this._contentLength = 0;
     }
-    if (typeof callback === 'function') this.once('finish', callback);
+    if (typeof callback === 'function') {
+      if (!END_CALLBACKS_FIRST) this.once('finish', callback);
+      else if (this._endCallbacks === null) this._endCallbacks = [callback];
+      else this._endCallbacks.push(callback);
+    }
     if (this._head === null) this._implicitHeader();
     this.finished = true;
     if (!this._hasBody) length = 0;
@@ -500,6 +511,14 @@ class ServerResponse extends Stream {
     this._headerSent = true;
     if (length === 0 || typeof chunk === 'string') {
       let out = head;
+      // (node:http sends the head with the first chunk's size line, in
+      // latin1: a head that is not ASCII cannot share the chunk's utf8 write.)
+      if (chunked && length !== 0 && head !== '' && encoding !== 'latin1' && NON_ASCII.test(head)) {
+        conn.write(this, head + length.toString(16) + CRLF, 'latin1', false, undefined);
+        out = chunk + CRLF;
+        if (last) out += '0\r\n' + this._trailer + CRLF;
+        return conn.write(this, out, encoding || 'utf8', last, callback);
+      }
       if (length !== 0) out += chunked ? length.toString(16) + CRLF + chunk + CRLF : chunk;
       if (last && chunked) out += '0\r\n' + this._trailer + CRLF;
       return conn.write(this, out, length !== 0 ? encoding || 'utf8' : 'latin1', last, callback);
