@@ -22,6 +22,7 @@ const { REQUEST, kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kO
 
 const kConnection = Symbol('llhttp-napi/server connection');
 const LAZY = Object.freeze({ lazyHeaders: true });
+const FRESH_IS_IDLE = Number(process.versions.node.split('.')[0]) >= 26;
 const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 
 let isLenientOption = null;
@@ -192,9 +193,12 @@ class Connection {
     this.active = null;
   }
 
-  // Is it between requests (closeIdleConnections())?
+  // Is it between requests (closeIdleConnections())? A connection that has
+  // sent nothing yet is, from 26 on (node:http's rule of each line).
   isIdle() {
-    return this.responses.length === 0 && this.parser[hooks.messageStart]() === 0;
+    const parser = this.parser;
+    return this.responses.length === 0 && parser[hooks.messageStart]() === 0 &&
+      (FRESH_IS_IDLE || parser[hooks.begunSinceInit]());
   }
 
   // headersTimeout / requestTimeout: answers 408 (or 'clientError') when the
