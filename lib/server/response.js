@@ -26,8 +26,11 @@ const HAS_DATE = 8;
 const HAS_TRAILER = 16;
 
 // From 24 on, end()'s callback runs before the 'finish' listeners (before,
-// it was one of them).
-const END_CALLBACKS_FIRST = Number(process.versions.node.split('.')[0]) >= 24;
+// it was one of them), and the chunks written in one tick leave as one
+// chunk (a response corks itself until the next tick).
+const FROM_24 = Number(process.versions.node.split('.')[0]) >= 24;
+const END_CALLBACKS_FIRST = FROM_24;
+const COALESCE_CHUNKS = FROM_24;
 
 function isFlatString(encoding) {
   return encoding === undefined || encoding === null || encoding === 'utf8' || encoding === 'utf-8' ||
@@ -71,6 +74,10 @@ class ServerResponse extends Stream {
     this._pendingBytes = 0;
     this._endPending = false;       // ended before its turn
     this._endCallbacks = null;      // end()'s callbacks (24 on)
+    this._corked = 0;
+    this._socketCorks = 0;          // how many of those corked the socket
+    this._chunks = null;            // chunks written while corked: [data, encoding, callback, ...]
+    this._chunkBytes = 0;
     if (req.httpVersionMajor < 1 || req.httpVersionMinor < 1) {
       this.useChunkedEncodingByDefault = wire.chunkedRequested(req);
     }
@@ -101,7 +108,7 @@ class ServerResponse extends Stream {
   }
 
   get writableLength() {
-    return this._pendingBytes + (this._conn.active === this ? this._conn.socket.writableLength : 0);
+    return this._pendingBytes + this._chunkBytes + (this._conn.active === this ? this._conn.socket.writableLength : 0);
   }
 
   get writableCorked() {
@@ -113,11 +120,36 @@ class ServerResponse extends Stream {
   }
 
   cork() {
-    if (this._conn.active === this) this._conn.socket.cork();
+    this._corked++;
+    if (this._conn.active === this) {
+      this._conn.socket.cork();
+      this._socketCorks++;
+    }
   }
 
   uncork() {
-    if (this._conn.active === this) this._conn.socket.uncork();
+    if (this._corked === 0) return;
+    this._corked--;
+    if (this._corked === 0 && this._chunks !== null) this._flushChunks(false);
+    // (The socket's own corks, even when the next response's turn has come.)
+    if (this._socketCorks !== 0 && (this._corked < this._socketCorks)) {
+      this._socketCorks--;
+      this._conn.socket.uncork();
+    }
+  }
+
+  // The chunks written while corked, as one chunk (and, `last`, the end).
+  _flushChunks(last) {
+    const chunks = this._chunks;
+    const total = this._chunkBytes;
+    this._chunks = null;
+    this._chunkBytes = 0;
+    const conn = this._conn;
+    const head = this._headerSent ? '' : this._head;
+    this._headerSent = true;
+    conn.write(this, head + total.toString(16) + CRLF, 'latin1', false, undefined);
+    for (let i = 0; i < chunks.length; i += 3) conn.write(this, chunks[i], chunks[i + 1], false, chunks[i + 2]);
+    return conn.write(this, last ? '\r\n0\r\n' + this._trailer + CRLF : CRLF, 'latin1', last, undefined);
   }
 
   setTimeout(msecs, callback) {
@@ -454,6 +486,20 @@ class ServerResponse extends Stream {
       if (typeof callback === 'function') process.nextTick(callback);
       return !this._needDrain;
     }
+    if (this.chunkedEncoding && COALESCE_CHUNKS && this._conn.active === this) {
+      if (this._corked === 0) {
+        this.cork();
+        process.nextTick(uncorkNT, this);
+      }
+    }
+    if (this._corked !== 0 && this.chunkedEncoding) {
+      if (this._chunks === null) this._chunks = [];
+      this._chunks.push(chunk, encoding, callback);
+      this._chunkBytes += length;
+      const below = this.writableLength < this.writableHighWaterMark;
+      if (!below) this._needDrain = true;
+      return below;
+    }
     const ok = this._sendBody(chunk, encoding, length, false, callback);
     if (!ok) this._needDrain = true;
     return ok;
@@ -497,6 +543,14 @@ class ServerResponse extends Stream {
     if (this._head === null) this._implicitHeader();
     this.finished = true;
     if (!this._hasBody) length = 0;
+    if (this._chunks !== null && this.chunkedEncoding) {
+      if (length !== 0) {
+        this._chunks.push(chunk, encoding, undefined);
+        this._chunkBytes += length;
+      }
+      this._flushChunks(true);
+      return this;
+    }
     this._sendBody(chunk, encoding, length, true, undefined);
     return this;
   }
@@ -542,6 +596,17 @@ class ServerResponse extends Stream {
     this.destroyed = true;
     this._conn.socket.destroy(err);
     return this;
+  }
+}
+
+function uncorkNT(res) {
+  if (res._corked === 0) return;
+  res._corked = 1;
+  res.uncork();
+  // Flushed into a socket that takes more: the writer may go on.
+  if (res._needDrain && res._conn.active === res && !res._conn.socket.writableNeedDrain) {
+    res._needDrain = false;
+    res.emit('drain');
   }
 }
 
