@@ -10,7 +10,7 @@ const path = require('node:path');
 const { Readable } = require('node:stream');
 const fastify = require('fastify');
 const server = require('llhttp-napi/server');
-const { exchange, normalize } = require('./support/both-servers');
+const { exchange, normalize, withClose } = require('./support/both-servers');
 
 function buildApp(options) {
   const app = fastify({ logger: false, ...options });
@@ -60,11 +60,12 @@ async function run(options) {
   const port = app.server.address().port;
   const answers = [];
   for (const request of REQUESTS) {
-    const { text } = await exchange(port, [request], { end: false, idleMs: 40 });
+    const { text } = await exchange(port, [withClose(request)], { end: false });
     answers.push(normalize(text));
   }
   // Pipelined, on one connection.
-  const all = await exchange(port, [REQUESTS.join('')], { end: false, idleMs: 60 });
+  const all = await exchange(port, [REQUESTS.slice(0, -1).join('') + withClose(REQUESTS[REQUESTS.length - 1])],
+    { end: false });
   await app.close();
   return { answers, pipelined: normalize(all.text), seen, server: app.server };
 }
@@ -91,7 +92,7 @@ test('fastifyServerFactory honours the server options Fastify hands over', async
   assert.strictEqual(s.requestTimeout, 5678);
   assert.strictEqual(s.timeout, 910);
   assert.strictEqual(s.maxRequestsPerSocket, 7);
-  const { text } = await exchange(s.address().port, ['GET / HTTP/1.1\r\nHost: a\r\n\r\n'], { end: false, idleMs: 40 });
+  const { text } = await exchange(s.address().port, ['GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'], { end: false });
   assert.match(text, /Keep-Alive: timeout=1, max=7\r\n/);
   // forceCloseConnections: close() ends the connections still open.
   const open = require('node:net').connect(s.address().port, '127.0.0.1');

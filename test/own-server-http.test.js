@@ -9,7 +9,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
-const { FACES, withServer, exchange, normalize, echoHandler, checksum } = require('./support/both-servers');
+const { FACES, withServer, exchange, normalize, echoHandler, checksum, withClose } = require('./support/both-servers');
 
 // The same exchange against both; returns node:http's result after asserting
 // ours equals it.
@@ -69,7 +69,8 @@ test('bodies arrive byte-exact, 0 B to 1 MiB, sized and chunked, across read spl
 test('pipelined requests are answered in order, in one read and split', async () => {
   const parts = [];
   for (let i = 0; i < 20; i++) {
-    if (i % 3 === 0) parts.push(`POST /${i} HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc`);
+    if (i === 19) parts.push(`GET /${i} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`);
+    else if (i % 3 === 0) parts.push(`POST /${i} HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc`);
     else if (i % 3 === 1) parts.push(`GET /${i} HTTP/1.1\r\nHost: a\r\n\r\n`);
     else parts.push(`POST /${i} HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nxy\r\n0\r\n\r\n`);
   }
@@ -81,8 +82,9 @@ test('pipelined requests are answered in order, in one read and split', async ()
     req.on('end', () => setTimeout(() => res.end(`answer ${req.url}`), Number(req.url.slice(1)) % 2 ? 0 : 5));
   };
   for (const piece of [all.length, 50]) {
-    // (Not half-closed: node:http ends a connection at the client's end.)
-    const r = await same({}, handler, split(all, piece), { end: false, idleMs: 150 });
+    // (Not half-closed: node:http ends a connection at the client's end.
+    // The last request closes it.)
+    const r = await same({}, handler, split(all, piece), { end: false });
     const order = [...r.text.matchAll(/answer (\/\d+)/g)].map((m) => m[1]);
     assert.deepStrictEqual(order, parts.map((_, i) => `/${i}`));
   }
@@ -141,11 +143,12 @@ test('HEAD, HTTP/1.0, Connection: close, chunked answers and explicit lengths', 
     'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
   ];
   for (const request of requests) {
-    // (An answer after the client's end is lost with node:http: not ended.)
-    const wait = request.includes('/chunked') ? { end: false, idleMs: 60 } : {};
-    await same({}, handler, [request], wait);
+    // (An answer after the client's end is lost with node:http: not ended.
+    // A request that closes the connection ends each exchange.)
+    const wait = { end: false };
+    await same({}, handler, [withClose(request)], wait);
     // The next request on the same connection, when it stays open.
-    await same({}, handler, [request + 'GET /length HTTP/1.1\r\nHost: a\r\n\r\n'], wait);
+    await same({}, handler, [request + 'GET /length HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'], wait);
   }
 });
 
@@ -259,7 +262,7 @@ test('the response API reports what node:http\'s does', async () => {
       states.push(state());
     };
     const r = await withServer(create, {}, handler, async (port) => {
-      const out = await exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\n\r\n'], { end: false, idleMs: 100 });
+      const out = await exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'], { end: false });
       return out;
     });
     seen.push([states, normalize(r.text)]);

@@ -68,6 +68,13 @@ function exchange(port, pieces, { end = true, idleMs = 0, gapMs = 0 } = {}) {
   });
 }
 
+// `request` with `Connection: close` after its request line (unless it has
+// a Connection header): the server closes once it has answered, which ends
+// an exchange without waiting for idleness.
+function withClose(request) {
+  return /\r\nConnection:/i.test(request) ? request : request.replace('\r\n', '\r\nConnection: close\r\n');
+}
+
 // The Date header's value differs between runs.
 function normalize(text) {
   return text.replace(/\r\nDate: [^\r]*/g, '\r\nDate: -');
@@ -96,4 +103,4 @@ function checksum(bytes) {
   return h;
 }
 
-module.exports = { FACES, withServer, exchange, normalize, echoHandler, checksum, listen };
+module.exports = { FACES, withServer, exchange, normalize, echoHandler, checksum, listen, withClose };
