@@ -377,9 +377,13 @@ function afterExecute(conn, ret, data) {
   if (req === null) return;
   if (req.upgrade) {
     if (req.complete) upgrade(conn, req, ret, data);
+    // (An upgrade whose body is still arriving is looked at after each read.)
+    else return;
   } else if (req.method === 'PRI') {
     conn.socket.destroy();
   }
+  // An idle connection holds no request.
+  conn.lastRequest = null;
 }
 
 function onSocketError(err) {
