@@ -222,7 +222,10 @@ test('response header validation throws node:http\'s errors (no response splitti
         errors.push(`${err.code}`);
       }
       res.statusMessage = undefined;
+      errors.push(`headersSent before writeHead: ${res.headersSent}`);
       assert.strictEqual(res.writeHead(200, { a: 'b' }), res);
+      // (True once the head is made, before any byte is written: Fastify relies on it.)
+      errors.push(`headersSent after writeHead: ${res.headersSent}`);
       try {
         res.setHeader('late', '1');
       } catch (err) {
@@ -237,6 +240,7 @@ test('response header validation throws node:http\'s errors (no response splitti
   assert.ok(seen[0][0].some((e) => e.startsWith('ERR_INVALID_HTTP_TOKEN')));
   assert.ok(seen[0][0].some((e) => e.startsWith('ERR_INVALID_CHAR')));
   assert.ok(seen[0][0].some((e) => e.startsWith('ERR_HTTP_HEADERS_SENT')));
+  assert.ok(seen[0][0].includes('headersSent after writeHead: true'));
 });
 
 test('the response API reports what node:http\'s does', async () => {

@@ -91,8 +91,9 @@ class ServerResponse extends Stream {
     return this._conn.socket;
   }
 
+  // (As node:http's: true once the head is made, written or not.)
   get headersSent() {
-    return this._headerSent;
+    return this._head !== null;
   }
 
   get writableEnded() {
