@@ -1,0 +1,31 @@
+'use strict';
+// The errors llhttp-napi/server throws where node:http throws one of its
+// internal errors: same class, `code` and message.
+
+function make(Base, code, message) {
+  const err = new Base(message);
+  err.code = code;
+  return err;
+}
+
+module.exports = {
+  headersSent: (action) => make(Error, 'ERR_HTTP_HEADERS_SENT',
+    `Cannot ${action} headers after they are sent to the client`),
+  invalidStatusCode: (code) => make(RangeError, 'ERR_HTTP_INVALID_STATUS_CODE', `Invalid status code: ${code}`),
+  invalidChar: (name) => make(TypeError, 'ERR_INVALID_CHAR', `Invalid character in ${name}`),
+  trailerInvalid: () => make(Error, 'ERR_HTTP_TRAILER_INVALID',
+    'Trailers are invalid with this transfer encoding'),
+  writeAfterEnd: () => make(Error, 'ERR_STREAM_WRITE_AFTER_END', 'write after end'),
+  streamDestroyed: (method) => make(Error, 'ERR_STREAM_DESTROYED',
+    `Cannot call ${method} after a stream was destroyed`),
+  nullValues: () => make(TypeError, 'ERR_STREAM_NULL_VALUES', 'May not write null values to stream'),
+  invalidChunk: (chunk) => make(TypeError, 'ERR_INVALID_ARG_TYPE',
+    'The "chunk" argument must be of type string or an instance of Buffer or Uint8Array.' +
+    ` Received ${chunk === undefined ? 'undefined' : typeof chunk}`),
+  invalidArgValue: (name) => make(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument '${name}' is invalid.`),
+  requestTimeout: () => make(Error, 'ERR_HTTP_REQUEST_TIMEOUT', 'Request timeout'),
+  connectionReset: () => {
+    const err = make(Error, 'ECONNRESET', 'aborted');
+    return err;
+  },
+};
