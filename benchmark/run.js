@@ -33,8 +33,8 @@ const FULL = Boolean(options.full);
 const ROUNDS = Number(options.rounds || (FULL ? 8 : 6));
 const DURATION = Number(options.duration || (FULL ? 2 : 1.5));
 const OUT = path.resolve(options.out || path.join(__dirname, 'results'));
-// The servers of the default run: install() on the plain workloads, and every llhttp-napi/server row.
-const DEFAULT_SERVERS = ['hello', 'browser', ...workloads.WORKLOADS.filter((w) => w.ours === 'server').map((w) => w.name)];
+// The servers of the default run: install() on hello and browser, llhttp-napi/server on browser.
+const DEFAULT_SERVERS = ['hello', 'browser', 'server-browser'];
 const FULL_SERVERS = workloads.NAMES.filter((name) => name !== 'net-echo');
 // Those that run here (for the time estimates).
 const runnable = (names) => names.filter((name) => !workloads.missing(name)).length;

@@ -163,9 +163,16 @@ const WORKLOADS = [
     'Fastify 5 app (the same routes, its JSON body parser), the same requests as express'],
   ['net-echo', 'handlers.js', (seed) => browserRequests(256, seed), 'net',
     'the browser GETs answered with a JSON echo: examples/net-server.js (our parser on node:net) vs node:http'],
-  // llhttp-napi/server (issue 30): skipped until lib/server/ exists; its app file is another engineer's.
-  ['server-browser', 'llhttp-server-app.js', (seed) => browserRequests(256, seed), 'server',
-    'llhttp-napi/server vs node:http, the browser GETs, the same app on both'],
+  // llhttp-napi/server: the same apps on it, against node:http with the built-in parser.
+  ['server-hello', 'handlers.js', hello, 'server', 'llhttp-napi/server vs node:http, hello'],
+  ['server-browser', 'handlers.js', (seed) => browserRequests(256, seed), 'server',
+    'llhttp-napi/server vs node:http, the browser GETs, the same handler on both'],
+  ['server-post-json', 'handlers.js', (seed) => postJsonRequests(64, seed), 'server',
+    'llhttp-napi/server vs node:http, the POSTs of a 4 KiB JSON body'],
+  ['server-upload', 'handlers.js', (seed) => uploadRequests(8, seed), 'server',
+    'llhttp-napi/server vs node:http, the 64 KiB uploads'],
+  ['server-fastify', 'fastify-app.js', (seed) => appRequests(256, seed), 'server',
+    'the Fastify app on llhttp-napi/server (its serverFactory) vs on node:http'],
 ].map(([name, app, make, ours, description]) => ({ name, app, make, ours, description }));
 
 const NAMES = WORKLOADS.map((w) => w.name);

@@ -58,7 +58,9 @@ const HANDLERS = {
   },
 };
 
+// (A llhttp-napi/server row, server-NAME, serves NAME's handler.)
 function createApp(workload) {
+  workload = workload.replace(/^server-/, '');
   if (!HANDLERS[workload]) throw new Error(`handlers.js has no handler for "${workload}"`);
   return HANDLERS[workload];
 }
