@@ -19,7 +19,14 @@
 //
 // Anything unusual (a paused or non-flowing socket, buffered data, end of
 // stream, a socket no longer consumed) takes the stream's normal path, with a
-// copy of the bytes. A socket whose handle cannot read into a buffer of ours
+// copy of the bytes.
+//
+// node:net refreshes a socket's timeout before it hands over each read
+// (kUpdateTimer); the built-in's C++ reads of a consumed socket do not, and
+// node:http's onParserExecute refreshes it after the parse. A consumed
+// socket's refresh therefore waits (see deferRefresh()): dropped for a read
+// that goes straight to the parser, done before the stream gets anything
+// else (a read taking the normal path, the end of the stream). A socket whose handle cannot read into a buffer of ours
 // (TLS) keeps Node's reads, taken at its push() instead.
 
 const net = require('node:net');
@@ -29,7 +36,8 @@ const kParser = Symbol('llhttp-napi consuming parser');
 const READ_BUFFER_SIZE = 65536;
 
 // node:net's own symbols for the `onread` option, read off a socket (every
-// net.Socket has them, set to null). Without them: push() only.
+// net.Socket has them, set to null), and its timer refresh's (a getter of
+// net.Socket.prototype). Without them: push() only.
 const netSymbols = (() => {
   const found = {};
   for (const symbol of Object.getOwnPropertySymbols(new net.Socket())) {
@@ -37,10 +45,16 @@ const netSymbols = (() => {
     else if (symbol.description === 'kBufferCb') found.callback = symbol;
     else if (symbol.description === 'kBufferGen') found.generator = symbol;
   }
-  return found.buffer && found.callback && found.generator ? found : null;
+  for (const symbol of Object.getOwnPropertySymbols(net.Socket.prototype)) {
+    if (symbol.description === 'kUpdateTimer') found.updateTimer = symbol;
+  }
+  return found.buffer && found.callback && found.generator && found.updateTimer ? found : null;
 })();
 
 let readBuffer = null;          // the shared buffer, made at first use
+// The consumed socket whose read is being handed over, its timer refresh
+// not done yet (see deferRefresh()).
+let refreshDue = null;
 
 function takesDirect(socket) {
   return socket._paused !== true && socket.readableFlowing === true && socket.readableLength === 0 &&
@@ -58,12 +72,32 @@ function consumedPush(chunk) {
   return Object.getPrototypeOf(this).push.call(this, chunk);
 }
 
+// The kUpdateTimer of a socket reading into the shared buffer (`this`),
+// which node:net calls as a read arrives, before it hands the read over.
+function deferRefresh() {
+  if (this[kParser] === undefined) this._unrefTimer();
+  else refreshDue = this;
+}
+
+// The end of the stream (node:net pushes null) comes after the refresh of
+// its read, as on the stream's normal path.
+function endingPush(chunk) {
+  if (refreshDue === this) {
+    refreshDue = null;
+    this._unrefTimer();
+  }
+  return Object.getPrototypeOf(this).push.call(this, chunk);
+}
+
 // node:net's onread callback (`this` is the socket): nread bytes are at the
 // start of buf, the shared buffer. Returns false to stop reading
 // (backpressure).
 function onSharedRead(nread, buf) {
   const parser = this[kParser];
+  const due = refreshDue === this;
+  refreshDue = null;
   if (parser === undefined || !takesDirect(this)) {
+    if (due) this._unrefTimer();
     return Object.getPrototypeOf(this).push.call(this, Buffer.from(buf.subarray(0, nread)));
   }
   parser[hooks.readConsumed](buf, nread);
@@ -83,6 +117,8 @@ function consume(parser, socket, handle) {
     handle.useUserBuffer(readBuffer);
     socket[netSymbols.buffer] = readBuffer;
     socket[netSymbols.callback] = onSharedRead;
+    Object.defineProperty(socket, netSymbols.updateTimer, { value: deferRefresh, writable: true, configurable: true });
+    socket.push = endingPush;
   } else {
     socket.push = consumedPush;
   }
@@ -94,6 +130,7 @@ function consume(parser, socket, handle) {
 // copy of each read.)
 function unconsume(socket) {
   if (socket.push === consumedPush) delete socket.push;
+  if (refreshDue === socket) refreshDue = null;
   socket[kParser] = undefined;
 }
 
