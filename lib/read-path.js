@@ -61,6 +61,14 @@ function takesDirect(socket) {
     !socket.destroyed;
 }
 
+// The same for a read node:net hands to onSharedRead(), which it does only
+// for a socket not destroyed: the stream's state read once, not through
+// three getters.
+function readsDirect(socket) {
+  const state = socket._readableState;
+  return socket._paused !== true && state.flowing === true && state.length === 0;
+}
+
 // socket.push while a parser consumes a socket whose reads are Node's.
 function consumedPush(chunk) {
   const parser = this[kParser];
@@ -96,7 +104,7 @@ function onSharedRead(nread, buf) {
   const parser = this[kParser];
   const due = refreshDue === this;
   refreshDue = null;
-  if (parser === undefined || !takesDirect(this)) {
+  if (parser === undefined || !readsDirect(this)) {
     if (due) this._unrefTimer();
     return Object.getPrototypeOf(this).push.call(this, Buffer.from(buf.subarray(0, nread)));
   }
