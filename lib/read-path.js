@@ -12,6 +12,11 @@
 // (handle.useUserBuffer()), and each read goes straight to the parser, which
 // parses it and calls kOnExecute as the built-in does.
 //
+// A consumed socket holds no property of ours but node:net's timer refresh:
+// which parser consumes it is node:http's link (socket.parser, checked when
+// the parser consumes it), and that a parser consumes it is node:net's read
+// callback being onSharedRead (onCopiedRead once given back).
+//
 // A read is the start of the shared buffer, valid until the next read of any
 // connection. The parser copies what it hands out: header bytes go into its
 // slab, bodies to kOnBody as copies, and getCurrentBuffer() (what node:http
@@ -32,7 +37,6 @@
 const net = require('node:net');
 const hooks = require('./parser-hooks');
 
-const kParser = Symbol('llhttp-napi consuming parser');
 const READ_BUFFER_SIZE = 65536;
 
 // node:net's own symbols for the `onread` option, read off a socket (every
@@ -69,11 +73,19 @@ function readsDirect(socket) {
   return socket._paused !== true && state.flowing === true && state.length === 0;
 }
 
+// The parser consuming `socket` (whose reads it was given), or null when
+// node:http's link no longer names one.
+function parserOf(socket) {
+  const parser = socket.parser;
+  return parser !== null && typeof parser === 'object' && typeof parser[hooks.readConsumed] === 'function' ?
+    parser : null;
+}
+
 // socket.push while a parser consumes a socket whose reads are Node's.
 function consumedPush(chunk) {
-  const parser = this[kParser];
+  const parser = parserOf(this);
   // (A string pushed by hand takes the normal path, which makes it a Buffer.)
-  if (parser !== undefined && typeof chunk === 'object' && chunk !== null && takesDirect(this)) {
+  if (parser !== null && typeof chunk === 'object' && chunk !== null && takesDirect(this)) {
     parser[hooks.readConsumed](chunk, chunk.length);
     return true;
   }
@@ -82,9 +94,10 @@ function consumedPush(chunk) {
 
 // The kUpdateTimer of a socket reading into the shared buffer (`this`),
 // which node:net calls as a read arrives, before it hands the read over.
+// (A read that will not go to the parser is refreshed now, as node:net does.)
 function deferRefresh() {
-  if (this[kParser] === undefined) this._unrefTimer();
-  else refreshDue = this;
+  if (this[netSymbols.callback] === onSharedRead && readsDirect(this)) refreshDue = this;
+  else this._unrefTimer();
 }
 
 // The end of the stream (node:net pushes null) comes after the refresh of
@@ -101,24 +114,35 @@ function endingPush(chunk) {
 // start of buf, the shared buffer. Returns false to stop reading
 // (backpressure).
 function onSharedRead(nread, buf) {
-  const parser = this[kParser];
   const due = refreshDue === this;
   refreshDue = null;
-  if (parser === undefined || !readsDirect(this)) {
+  const parser = parserOf(this);
+  if (parser === null || !readsDirect(this)) {
     if (due) this._unrefTimer();
-    return Object.getPrototypeOf(this).push.call(this, Buffer.from(buf.subarray(0, nread)));
+    return onCopiedRead.call(this, nread, buf);
   }
   parser[hooks.readConsumed](buf, nread);
   return true;
 }
 
+// node:net's onread callback of a socket no longer consumed: its handle
+// still reads into the shared buffer, the stream gets a copy.
+function onCopiedRead(nread, buf) {
+  return Object.getPrototypeOf(this).push.call(this, Buffer.from(buf.subarray(0, nread)));
+}
+
 // Takes over the reads of `socket` (whose handle is `handle`) for `parser`.
 // Returns whether it did.
 function consume(parser, socket, handle) {
-  if (socket === null || typeof socket !== 'object' || socket._handle !== handle) return false;
-  socket[kParser] = parser;
+  if (socket === null || typeof socket !== 'object' || socket._handle !== handle || socket.parser !== parser) {
+    return false;
+  }
   // (A socket consumed before reads into the shared buffer already.)
-  if (netSymbols !== null && socket[netSymbols.callback] === onSharedRead) return true;
+  if (netSymbols !== null && (socket[netSymbols.callback] === onSharedRead ||
+      socket[netSymbols.callback] === onCopiedRead)) {
+    socket[netSymbols.callback] = onSharedRead;
+    return true;
+  }
   if (netSymbols !== null && socket.encrypted !== true && typeof handle.useUserBuffer === 'function' &&
       socket[netSymbols.buffer] === null && socket[netSymbols.generator] === null) {
     if (readBuffer === null) readBuffer = Buffer.allocUnsafeSlow(READ_BUFFER_SIZE);
@@ -134,12 +158,12 @@ function consume(parser, socket, handle) {
 }
 
 // Gives the socket's reads back to the stream machinery. (A handle that
-// reads into the shared buffer keeps doing so: onSharedRead() then pushes a
-// copy of each read.)
+// reads into the shared buffer keeps doing so: onCopiedRead() pushes a copy
+// of each read.)
 function unconsume(socket) {
   if (socket.push === consumedPush) delete socket.push;
+  else if (netSymbols !== null && socket[netSymbols.callback] === onSharedRead) socket[netSymbols.callback] = onCopiedRead;
   if (refreshDue === socket) refreshDue = null;
-  socket[kParser] = undefined;
 }
 
 module.exports = { consume, unconsume };
