@@ -129,12 +129,8 @@ function readDump(file) {
   let fn = null;
   let inCall = false;
   let pid = 0;
-  const define = (spec) => {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
-    if (!m) return spec;
-    if (m[2] !== undefined) ids.set(m[1], m[2]);
-    return ids.get(m[1]);
-  };
+  const define = (spec, m = /^\((\d+)\)(?: (.*))?$/.exec(spec)) =>
+    (!m ? spec : (m[2] !== undefined && ids.set(m[1], m[2]), ids.get(m[1])));
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (/^[0-9+\-*]/.test(line)) {
       const parts = line.split(' ');
@@ -164,16 +160,13 @@ function jitNamer(mapFile) {
     return m && { start: parseInt(m[1], 16), end: parseInt(m[1], 16) + parseInt(m[2], 16), name: m[3], i };
   }).filter(Boolean).sort((a, b) => a.start - b.start);
   return (address) => {
-    let lo = 0;
-    let hi = entries.length - 1;
+    let [lo, hi, best] = [0, entries.length - 1, null];
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       if (entries[mid].start <= address) lo = mid + 1; else hi = mid - 1;
     }
-    let best = null;
     for (let j = hi; j >= 0 && j > hi - 64; j--) {
-      const e = entries[j];
-      if (address < e.end && (best === null || e.i > best.i)) best = e;
+      if (address < entries[j].end && (best === null || entries[j].i > best.i)) best = entries[j];
     }
     return best && best.name.replace(/^JS:[*~^+]?'?/, 'JS ').replace(/:\d+:\d+$/, '')
       .replace(/ \S*?\/(node_modules\/\S+|lib\/[^/ ]+\.js|benchmark\/\S+)$/, ' $1');
@@ -236,9 +229,10 @@ const ratio = (v, base, i) => (i ? ` (${(v / base).toFixed(3)}x)` : '');
 const cell = (x) => `${fmt(x.Ir)} / ${fmt(x.I1)} / ${fmt(x.D1)}`;
 const ZERO = { Ir: 0, I1: 0, D1: 0, incl: { Ir: 0, I1: 0, D1: 0 } };
 
-function report(results, sides, top) {
+function report(results, allSides, top) {
   const lines = [];
   for (const [node, bySide] of results) {
+    const sides = allSides.filter((s) => bySide.has(s));
     const med = sides.map((s) => {
       const runs = bySide.get(s) || [];
       const t = {};
@@ -254,15 +248,11 @@ function report(results, sides, top) {
     }
     lines.push(`| instructions, each run | ${med.map((m) => m.runs.map((r) => fmt(r.total.Ir)).join(', ')).join(' | ')} |`);
     for (const m of med) m.byName = new Map(m.mid.fns.map((f) => [f.name, f]));
-    const cats = med.map((m) => {
-      const c = new Map();
-      for (const f of m.mid.fns) {
-        const e = c.get(f.category) || { Ir: 0, I1: 0, D1: 0 };
-        for (const k of ['Ir', 'I1', 'D1']) e[k] += f[k];
-        c.set(f.category, e);
-      }
+    const cats = med.map((m) => m.mid.fns.reduce((c, f) => {
+      const e = c.get(f.category) || c.set(f.category, { Ir: 0, I1: 0, D1: 0 }).get(f.category);
+      for (const k of ['Ir', 'I1', 'D1']) e[k] += f[k];
       return c;
-    });
+    }, new Map()));
     const last = cats.length - 1;
     lines.push('', `| category, Ir / I1 / D1 (median run) | ${sides.join(' | ')} | Ir, ${sides[last]} - ${sides[0]} |`,
       `|---|${sides.map(() => '--:').join('|')}|--:|`);
@@ -299,10 +289,8 @@ async function main() {
   const sides = String(options.sides || (options.server ? 'builtin,napi,server' : 'builtin,napi')).split(',');
   const results = new Map();
   const add = (version, side, acc) => {
-    if (!results.has(version)) results.set(version, new Map());
-    const bySide = results.get(version);
-    if (!bySide.has(side)) bySide.set(side, []);
-    bySide.get(side).push(acc);
+    const bySide = results.get(version) || results.set(version, new Map()).get(version);
+    (bySide.get(side) || bySide.set(side, []).get(side)).push(acc);
   };
   if (options.from) {
     for (const spec of String(options.from).split(',')) {
