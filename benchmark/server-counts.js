@@ -89,7 +89,9 @@ async function runOne({ node, side, n1, n2, dir, tag }) {
   const argv = ['--tool=callgrind', '--cache-sim=yes', '--collect-systime=yes', '--smc-check=all-non-file',
     '--dump-instr=no', `--callgrind-out-file=${out}`, `--log-file=${out}.log`, node, '--perf-basic-prof',
     __filename, target, '--serve', `--side=${side}`];
-  for (const key of ['server', 'package']) if (options[key]) argv.push(`--${key}=${path.resolve(options[key])}`);
+  if (options.package) argv.push(`--package=${path.resolve(options.package)}`);
+  // (A module name stays a name: llhttp-napi/server.)
+  if (options.server) argv.push(`--server=${/^[./]/.test(options.server) ? path.resolve(options.server) : options.server}`);
   const child = spawn('valgrind', argv, { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const [port, pid] = await new Promise((resolve, reject) => {
