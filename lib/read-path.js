@@ -12,6 +12,11 @@
 // (handle.useUserBuffer()), and each read goes straight to the parser, which
 // parses it and calls kOnExecute as the built-in does.
 //
+// A consumed socket holds no property of ours but node:net's timer refresh:
+// which parser consumes it is node:http's link (socket.parser, checked when
+// the parser consumes it), and that a parser consumes it is node:net's read
+// callback being onSharedRead (onCopiedRead once given back).
+//
 // A read is the start of the shared buffer, valid until the next read of any
 // connection. The parser copies what it hands out: header bytes go into its
 // slab, bodies to kOnBody as copies, and getCurrentBuffer() (what node:http
@@ -19,17 +24,24 @@
 //
 // Anything unusual (a paused or non-flowing socket, buffered data, end of
 // stream, a socket no longer consumed) takes the stream's normal path, with a
-// copy of the bytes. A socket whose handle cannot read into a buffer of ours
+// copy of the bytes.
+//
+// node:net refreshes a socket's timeout before it hands over each read
+// (kUpdateTimer); the built-in's C++ reads of a consumed socket do not, and
+// node:http's onParserExecute refreshes it after the parse. A consumed
+// socket's refresh therefore waits (see deferRefresh()): dropped for a read
+// that goes straight to the parser, done before the stream gets anything
+// else (a read taking the normal path, the end of the stream). A socket whose handle cannot read into a buffer of ours
 // (TLS) keeps Node's reads, taken at its push() instead.
 
 const net = require('node:net');
 const hooks = require('./parser-hooks');
 
-const kParser = Symbol('llhttp-napi consuming parser');
 const READ_BUFFER_SIZE = 65536;
 
 // node:net's own symbols for the `onread` option, read off a socket (every
-// net.Socket has them, set to null). Without them: push() only.
+// net.Socket has them, set to null), and its timer refresh's (a getter of
+// net.Socket.prototype). Without them: push() only.
 const netSymbols = (() => {
   const found = {};
   for (const symbol of Object.getOwnPropertySymbols(new net.Socket())) {
@@ -37,23 +49,63 @@ const netSymbols = (() => {
     else if (symbol.description === 'kBufferCb') found.callback = symbol;
     else if (symbol.description === 'kBufferGen') found.generator = symbol;
   }
-  return found.buffer && found.callback && found.generator ? found : null;
+  for (const symbol of Object.getOwnPropertySymbols(net.Socket.prototype)) {
+    if (symbol.description === 'kUpdateTimer') found.updateTimer = symbol;
+  }
+  return found.buffer && found.callback && found.generator && found.updateTimer ? found : null;
 })();
 
 let readBuffer = null;          // the shared buffer, made at first use
+// The consumed socket whose read is being handed over, its timer refresh
+// not done yet (see deferRefresh()).
+let refreshDue = null;
 
 function takesDirect(socket) {
   return socket._paused !== true && socket.readableFlowing === true && socket.readableLength === 0 &&
     !socket.destroyed;
 }
 
+// The same for a read node:net hands to onSharedRead(), which it does only
+// for a socket not destroyed: the stream's state read once, not through
+// three getters.
+function readsDirect(socket) {
+  const state = socket._readableState;
+  return socket._paused !== true && state.flowing === true && state.length === 0;
+}
+
+// The parser consuming `socket` (whose reads it was given), or null when
+// node:http's link no longer names one.
+function parserOf(socket) {
+  const parser = socket.parser;
+  return parser !== null && typeof parser === 'object' && typeof parser[hooks.readConsumed] === 'function' ?
+    parser : null;
+}
+
 // socket.push while a parser consumes a socket whose reads are Node's.
 function consumedPush(chunk) {
-  const parser = this[kParser];
+  const parser = parserOf(this);
   // (A string pushed by hand takes the normal path, which makes it a Buffer.)
-  if (parser !== undefined && typeof chunk === 'object' && chunk !== null && takesDirect(this)) {
+  if (parser !== null && typeof chunk === 'object' && chunk !== null && takesDirect(this)) {
     parser[hooks.readConsumed](chunk, chunk.length);
     return true;
+  }
+  return Object.getPrototypeOf(this).push.call(this, chunk);
+}
+
+// The kUpdateTimer of a socket reading into the shared buffer (`this`),
+// which node:net calls as a read arrives, before it hands the read over.
+// (A read that will not go to the parser is refreshed now, as node:net does.)
+function deferRefresh() {
+  if (this[netSymbols.callback] === onSharedRead && readsDirect(this)) refreshDue = this;
+  else this._unrefTimer();
+}
+
+// The end of the stream (node:net pushes null) comes after the refresh of
+// its read, as on the stream's normal path.
+function endingPush(chunk) {
+  if (refreshDue === this) {
+    refreshDue = null;
+    this._unrefTimer();
   }
   return Object.getPrototypeOf(this).push.call(this, chunk);
 }
@@ -62,27 +114,43 @@ function consumedPush(chunk) {
 // start of buf, the shared buffer. Returns false to stop reading
 // (backpressure).
 function onSharedRead(nread, buf) {
-  const parser = this[kParser];
-  if (parser === undefined || !takesDirect(this)) {
-    return Object.getPrototypeOf(this).push.call(this, Buffer.from(buf.subarray(0, nread)));
+  const due = refreshDue === this;
+  refreshDue = null;
+  const parser = parserOf(this);
+  if (parser === null || !readsDirect(this)) {
+    if (due) this._unrefTimer();
+    return onCopiedRead.call(this, nread, buf);
   }
   parser[hooks.readConsumed](buf, nread);
   return true;
 }
 
+// node:net's onread callback of a socket no longer consumed: its handle
+// still reads into the shared buffer, the stream gets a copy.
+function onCopiedRead(nread, buf) {
+  return Object.getPrototypeOf(this).push.call(this, Buffer.from(buf.subarray(0, nread)));
+}
+
 // Takes over the reads of `socket` (whose handle is `handle`) for `parser`.
 // Returns whether it did.
 function consume(parser, socket, handle) {
-  if (socket === null || typeof socket !== 'object' || socket._handle !== handle) return false;
-  socket[kParser] = parser;
+  if (socket === null || typeof socket !== 'object' || socket._handle !== handle || socket.parser !== parser) {
+    return false;
+  }
   // (A socket consumed before reads into the shared buffer already.)
-  if (netSymbols !== null && socket[netSymbols.callback] === onSharedRead) return true;
+  if (netSymbols !== null && (socket[netSymbols.callback] === onSharedRead ||
+      socket[netSymbols.callback] === onCopiedRead)) {
+    socket[netSymbols.callback] = onSharedRead;
+    return true;
+  }
   if (netSymbols !== null && socket.encrypted !== true && typeof handle.useUserBuffer === 'function' &&
       socket[netSymbols.buffer] === null && socket[netSymbols.generator] === null) {
     if (readBuffer === null) readBuffer = Buffer.allocUnsafeSlow(READ_BUFFER_SIZE);
     handle.useUserBuffer(readBuffer);
     socket[netSymbols.buffer] = readBuffer;
     socket[netSymbols.callback] = onSharedRead;
+    Object.defineProperty(socket, netSymbols.updateTimer, { value: deferRefresh, writable: true, configurable: true });
+    socket.push = endingPush;
   } else {
     socket.push = consumedPush;
   }
@@ -90,11 +158,12 @@ function consume(parser, socket, handle) {
 }
 
 // Gives the socket's reads back to the stream machinery. (A handle that
-// reads into the shared buffer keeps doing so: onSharedRead() then pushes a
-// copy of each read.)
+// reads into the shared buffer keeps doing so: onCopiedRead() pushes a copy
+// of each read.)
 function unconsume(socket) {
   if (socket.push === consumedPush) delete socket.push;
-  socket[kParser] = undefined;
+  else if (netSymbols !== null && socket[netSymbols.callback] === onSharedRead) socket[netSymbols.callback] = onCopiedRead;
+  if (refreshDue === socket) refreshDue = null;
 }
 
 module.exports = { consume, unconsume };

@@ -121,3 +121,45 @@ bothWays('many connections in turn, pipelined and in pieces: every request whole
     await closeServer(server);
   }
 });
+
+// How often a connection's timeout is refreshed, by mode: node:net refreshes
+// it as a read arrives, except the reads the built-in takes in C++, whose
+// refresh node:http's onParserExecute does after the parse.
+const refreshes = {};
+bothWays('a consumed socket\'s timeout is refreshed as often as with the built-in parser', async (mode) => {
+  const server = http.createServer((req, res) => res.end(`ok ${req.url}`));
+  let count = 0;
+  let closed = null;
+  server.on('connection', (socket) => {
+    assertParser(mode, socket.parser);
+    socket.setTimeout(60000);
+    const refresh = socket._unrefTimer;
+    socket._unrefTimer = function countedRefresh() {
+      count++;
+      return refresh.call(this);
+    };
+    closed = once(socket, 'close');
+  });
+  const port = await listen(server);
+  const client = require('node:net').connect(port, '127.0.0.1');
+  try {
+    client.setEncoding('latin1');
+    let received = '';
+    client.on('data', (d) => { received += d; });
+    await once(client, 'connect');
+    for (let i = 0; i < 3; i++) {
+      client.write(`GET /r${i} HTTP/1.1\r\nHost: a\r\n\r\n`);
+      const start = Date.now();
+      while (!received.endsWith(`ok /r${i}`) && Date.now() - start < 5000) await delay(2);
+      assert.ok(received.endsWith(`ok /r${i}`), `response ${i}`);
+    }
+    client.end();
+    await closed;
+    refreshes[mode] = count;
+    if (mode !== 'builtin' && refreshes.builtin !== undefined) assert.equal(count, refreshes.builtin);
+    assert.ok(count >= 4, `${count} refreshes`);
+  } finally {
+    client.destroy();
+    await closeServer(server);
+  }
+});
