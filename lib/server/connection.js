@@ -468,6 +468,7 @@ function detach(conn) {
   socket.removeListener('timeout', onSocketTimeout);
   socket[kConnection] = undefined;
   conn.parser.unconsume();
+  socket.parser = null;
   conn.parser.close();
   conn.server[kConnectionsSet].delete(conn);
 }
@@ -494,6 +495,8 @@ function onConnection(socket) {
   socket.on('end', onSocketEnd);
   socket.on('close', onSocketClose);
   socket.on('drain', onSocketDrain);
+  // (The read path serves the parser that node:http's link names.)
+  socket.parser = parser;
   if (socket._handle) parser.consume(socket._handle);
 }
 
