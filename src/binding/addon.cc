@@ -400,7 +400,7 @@ Napi::Value MessageStart(const Napi::CallbackInfo& info) {
 Napi::Value HeadersComplete(const Napi::CallbackInfo& info) {
   lhn_parser* p = LiveParser(info);
   if (p == nullptr) return Napi::Value();
-  return Napi::Boolean::New(info.Env(), lhn_parser_headers_complete(p) != 0);
+  return Napi::Boolean::New(info.Env(), lhn_parser_headers_completed(p) != 0);
 }
 
 // errorInfo(depth): { code, reason } of the error the last call in that
