@@ -195,8 +195,11 @@ int lhn_workspace_reserve(lhn_workspace *ws, uint32_t events, uint32_t pairs);
  * stay with the hook's owner). */
 void lhn_workspace_destroy(lhn_workspace *ws);
 
-/* Events the last call on ws left, and the slots of event i. */
+/* Events the last call on ws left. */
 uint32_t lhn_workspace_event_count(const lhn_workspace *ws);
+
+/* The slots of event i (below lhn_workspace_event_count()) of the last
+ * call on ws. */
 const int32_t *lhn_workspace_event(const lhn_workspace *ws, uint32_t i);
 
 /* The slots of pair i of the last call's pair table (i below
@@ -215,10 +218,12 @@ const uint8_t *lhn_workspace_text(const lhn_workspace *ws, size_t *len);
 /* What the last call on ws reported. */
 const lhn_result *lhn_workspace_result(const lhn_workspace *ws);
 
-/* Bytes of the buffers ws holds (its tables, the scratch, the copy for
- * rewinds), and how many times one was (re)allocated since init: a warm
- * workspace allocates nothing more. */
+/* Bytes of the buffers ws holds: its tables, the scratch, the copy for
+ * rewinds. */
 size_t lhn_workspace_bytes(const lhn_workspace *ws);
+
+/* How many times one of ws's buffers was (re)allocated since init: a warm
+ * workspace allocates nothing more. */
 uint64_t lhn_workspace_growths(const lhn_workspace *ws);
 
 /* ---- parsers -------------------------------------------------------------- */
@@ -292,10 +297,13 @@ int lhn_parser_rewind(lhn_parser *p, lhn_workspace *ws, const char *data, size_t
  * as for execute. */
 void lhn_parser_finish(lhn_parser *p, lhn_workspace *ws, lhn_result *out);
 
-/* Pause (the next execute fails with HPE_PAUSED, as llhttp_pause) or resume
- * the parser. The built-in applies pause() called inside a handler only after
- * the current execute; callers get the same by calling this afterwards. */
+/* Pause the parser: the next execute fails with HPE_PAUSED, as after
+ * llhttp_pause(). The built-in applies pause() called inside a handler only
+ * after the current execute; callers get the same by calling this
+ * afterwards. */
 void lhn_parser_pause(lhn_parser *p);
+
+/* Undo lhn_parser_pause() (llhttp_resume()). */
 void lhn_parser_resume(lhn_parser *p);
 
 /* Whether the headers of the current message have completed (the
@@ -305,9 +313,11 @@ int lhn_parser_headers_completed(const lhn_parser *p);
 /* When the message under way began (lhn_now_ns()), or 0 between messages. */
 uint64_t lhn_parser_message_start_ns(const lhn_parser *p);
 
-/* What a parser holds between calls besides its struct, in bytes: its held
- * head (0 unless a head is arriving in pieces) and its repeat record. */
+/* Bytes of p's held head between calls: 0 unless a head is arriving in
+ * pieces (or a URL or headers wait for the trailers). */
 size_t lhn_parser_head_bytes(const lhn_parser *p);
+
+/* Bytes of p's repeat record (lhn_repeat.h). */
 size_t lhn_parser_record_bytes(const lhn_parser *p);
 
 /* Give back the held head and the repeat record. */

@@ -9,9 +9,12 @@
 
 #include "lhn_parser.h"
 
-/* Slow paths of the inline functions below; 0 on success, -1 when out of
- * memory (nothing changed). */
+/* Room for `count` events in all: the slow path of lhn_events_reserve().
+ * 0, or -1 when out of memory (nothing changed). */
 int lhn_events_grow(lhn_workspace *ws, uint32_t count);
+
+/* Room for `count` pairs in all: the slow path of lhn_pairs_reserve(). 0,
+ * or -1 when out of memory (nothing changed). */
 int lhn_pairs_grow(lhn_workspace *ws, uint32_t count);
 
 /* Room for `count` pairs in the copy of the held pairs that rewinds
@@ -41,6 +44,7 @@ static inline int lhn_pairs_reserve(lhn_workspace *ws, uint32_t count) {
   return count <= ws->pair_cap ? 0 : lhn_pairs_grow(ws, count);
 }
 
+/* The slots of pair `index` (below pair_cap). */
 static inline int32_t *lhn_pair_at(lhn_workspace *ws, uint32_t index) {
   return ws->pairs + (size_t)index * LHN_PAIR_SLOTS;
 }

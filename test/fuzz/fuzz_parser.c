@@ -257,7 +257,7 @@ static void check_range(const text_t *t, int32_t start, int32_t end) {
 static void check_pairs(const lhn_workspace *ws, const text_t *t, int32_t first, int32_t count) {
   ASSERT(first >= 0);
   ASSERT(count >= 0);
-  ASSERT((uint64_t)first + (uint64_t)count <= ws->pair_cap);
+  ASSERT((uint64_t)first + (uint64_t)count <= lhn_workspace_pair_capacity(ws));
   int32_t prev_end = -1;
   for (int32_t i = first; i < first + count; i++) {
     const int32_t *pr = pair_at(ws, i);
