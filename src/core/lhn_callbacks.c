@@ -78,9 +78,9 @@ static inline void deliver_text(lhn_parser *p) {
 /* ---- header pairs at the end of a header section ---------------------------- */
 
 /* Trims trailing spaces and tabs of the values of pairs [first, first+n), as
- * the built-in does when it hands values over. */
-static void trim_values(lhn_parser *p, uint32_t first, uint32_t n) {
-  const uint8_t *text = lhn_text_upto(p->ws, p->st.span_end);
+ * the built-in does when it hands values over. text: the call's text in one
+ * piece (lhn_text_upto()). */
+static void trim_values(lhn_parser *p, const uint8_t *text, uint32_t first, uint32_t n) {
   int32_t *pair = lhn_pair_at(p->ws, first);
   for (uint32_t j = 0; j < n; j++, pair += LHN_PAIR_SLOTS) {
     int32_t vs = pair[LHN_PAIR_VALUE_START], ve = pair[LHN_PAIR_VALUE_END];
@@ -90,9 +90,8 @@ static void trim_values(lhn_parser *p, uint32_t first, uint32_t n) {
 }
 
 /* Gives pairs [first, first+n) the index + 1 of their name among
- * lhn_known_names(), or 0. */
-static void tag_known_names(lhn_parser *p, uint32_t first, uint32_t n) {
-  const uint8_t *text = lhn_text_upto(p->ws, p->st.span_end);
+ * lhn_known_names(), or 0. text as for trim_values(). */
+static void tag_known_names(lhn_parser *p, const uint8_t *text, uint32_t first, uint32_t n) {
   int32_t *pair = lhn_pair_at(p->ws, first);
   for (uint32_t j = 0; j < n; j++, pair += LHN_PAIR_SLOTS) {
     int32_t ns = pair[LHN_PAIR_NAME_START];
@@ -103,10 +102,12 @@ static void tag_known_names(lhn_parser *p, uint32_t first, uint32_t n) {
 /* The built-in's Flush(): hands pending pairs and the URL to kOnHeaders. */
 static int flush_headers(lhn_parser *p) {
   lhn_state *st = &p->st;
+  if (lhn_text_reserve(p->ws, st->span_end) != 0) return out_of_memory(p);
   int32_t *ev = lhn_event_push(p->ws, LHN_EV_HEADERS, st->serial);
   if (!ev) return out_of_memory(p);
-  trim_values(p, st->pair_base, st->num_values);
-  tag_known_names(p, st->pair_base, st->num_values);
+  const uint8_t *text = lhn_text_upto(p->ws, st->span_end);
+  trim_values(p, text, st->pair_base, st->num_values);
+  tag_known_names(p, text, st->pair_base, st->num_values);
   deliver_text(p);
   ev[LHN_EV_FIRST_PAIR] = (int32_t)st->pair_base;
   ev[LHN_EV_PAIR_COUNT] = (int32_t)st->num_values;
@@ -216,8 +217,9 @@ static int on_header_field(llhttp_t *h, const char *at, size_t len) {
   }
   uint32_t after = starts ? LHN_FRESH
                           : (uint32_t)lhn_pair_at(p->ws, st->pair_count - 1)[LHN_PAIR_NAME_END];
-  /* (room for the span, the pair and a flush first: nothing changes when
-   * one cannot be had) */
+  /* (room for the span, the pair and a flush's event first: nothing
+   * changes when one cannot be had; a flush's text, only ever wanting room
+   * after held bytes, fails before the pair begins) */
   if (lhn_span_reserve(p->ws, at, len, after) != 0 ||
       (starts && (lhn_pairs_reserve(p->ws, st->pair_count + 1) != 0 ||
                   lhn_events_reserve(p->ws, 1) != 0))) {
@@ -270,13 +272,15 @@ static int on_chunk_extension(llhttp_t *h, const char *at, size_t len) {
 }
 
 /* Whether the head whose headers just completed repeats the recorded one
- * (lhn_repeat.h): its bytes from its first span to its last. */
-static enum lhn_repeat_match check_repeat(lhn_parser *p, uint32_t text_start, uint32_t text_end) {
+ * (lhn_repeat.h): its bytes from its first span to its last. text as for
+ * trim_values(). */
+static enum lhn_repeat_match check_repeat(lhn_parser *p, const uint8_t *text, uint32_t text_start,
+                                          uint32_t text_end) {
   lhn_state *st = &p->st;
   lhn_head head;
   head.base = st->head_started ? st->head_start : 0;
   head.len = st->head_started ? st->span_end - head.base : 0;
-  head.bytes = head.len ? lhn_text_upto(p->ws, st->span_end) + head.base : NULL;
+  head.bytes = head.len ? text + head.base : NULL;
   /* (an empty text has no place of its own) */
   head.text_start = text_start != text_end ? text_start : head.base;
   head.text_end = text_start != text_end ? text_end : head.base;
@@ -295,6 +299,7 @@ static int on_headers_complete(llhttp_t *h) {
    * stay pending */
   int no_handler = (p->handlers & LHN_HAS_ON_HEADERS_COMPLETE) == 0;
   int flushed = st->have_flushed && !no_handler;
+  if (lhn_text_reserve(ws, st->span_end) != 0) return leave(p, out_of_memory(p));
   if (flushed && flush_headers(p) != 0) return leave(p, HPE_USER);
 
   uint32_t index = ws->event_count;
@@ -318,18 +323,19 @@ static int on_headers_complete(llhttp_t *h) {
     ev[LHN_EV_PAIR_COUNT] = -1;
     lhn_repeat_forget(&p->repeat);
   } else {
-    trim_values(p, st->pair_base, st->num_values);
+    const uint8_t *text = lhn_text_upto(ws, st->span_end);
+    trim_values(p, text, st->pair_base, st->num_values);
     if (st->have_flushed) {
       /* (no kOnHeadersComplete: part of the head left with a flush) */
       lhn_repeat_forget(&p->repeat);
-      tag_known_names(p, st->pair_base, st->num_values);
+      tag_known_names(p, text, st->pair_base, st->num_values);
     } else {
-      enum lhn_repeat_match match = check_repeat(p, text_start, text_end);
+      enum lhn_repeat_match match = check_repeat(p, text, text_start, text_end);
       if (match == LHN_HEAD_REPEATS) {
         flags |= LHN_HC_REPEATS;
       } else {
         if (match == LHN_HEAD_RECORDED) flags |= LHN_HC_RECORDED;
-        tag_known_names(p, st->pair_base, st->num_values);
+        tag_known_names(p, text, st->pair_base, st->num_values);
       }
     }
     ev[LHN_EV_FIRST_PAIR] = (int32_t)st->pair_base;

@@ -30,7 +30,9 @@ int lhn_held_store(lhn_parser *p, lhn_workspace *ws, uint32_t first, uint32_t co
   held->text_len = to - from;
   const int32_t *pair = count ? lhn_pair_at(ws, first) : NULL;
   int32_t shift = (int32_t)from;
-  for (size_t i = 0; i < (size_t)count * LHN_PAIR_SLOTS; i += LHN_PAIR_SLOTS) {
+  /* (a head's first span is usually the text's first byte: nothing moves) */
+  if (shift == 0 && count) memcpy(held->pairs, pair, pair_bytes);
+  for (size_t i = 0; shift != 0 && i < (size_t)count * LHN_PAIR_SLOTS; i += LHN_PAIR_SLOTS) {
     held->pairs[i + LHN_PAIR_NAME_START] = pair[i + LHN_PAIR_NAME_START] - shift;
     held->pairs[i + LHN_PAIR_NAME_END] = pair[i + LHN_PAIR_NAME_END] - shift;
     held->pairs[i + LHN_PAIR_VALUE_START] = pair[i + LHN_PAIR_VALUE_START] - shift;

@@ -138,8 +138,10 @@ typedef struct lhn_workspace {
    * scratch[0, text_len). */
   uint32_t prefix;
   const char *origin;      /* the input at text offset `prefix`: the input's
-                              start after held bytes, else the first span
-                              (NULL until then) */
+                              start after held bytes that it continues,
+                              else the first span (NULL until then) */
+  uintptr_t text_zero;     /* origin's address less prefix: an input byte's
+                              address less it is its text offset */
   uint32_t filled;         /* not copying: the scratch holds the text
                               [0, filled) (filled >= prefix) */
   int copying;             /* the text is scratch[0, text_len) */

@@ -22,16 +22,6 @@ int lhn_scratch_grow(lhn_workspace *ws, size_t count) {
   return 0;
 }
 
-void lhn_text_begin(lhn_workspace *ws, uint32_t held, const char *data) {
-  ws->prefix = held;
-  ws->filled = held;
-  ws->origin = held ? data : NULL;
-  ws->copying = 0;
-  ws->text_len = 0;
-  ws->mirror = NULL;
-  ws->text_end = 0;
-}
-
 void lhn_text_fill(lhn_workspace *ws, uint32_t end) {
   uint32_t from = ws->filled;
   if (end <= from) return;

@@ -33,14 +33,8 @@
  * (nothing changed). */
 int lhn_scratch_grow(lhn_workspace *ws, size_t count);
 
-/* Starts the text of a call: `held` bytes already at the scratch's front
- * (0: none), followed by the input from `data` on, when the held bytes are
- * a head (or trailers) that the input continues, else (NULL) from the
- * call's first span on. */
-void lhn_text_begin(lhn_workspace *ws, uint32_t held, const char *data);
-
 /* Copies the input's part of the text up to offset `end` after the held
- * bytes (after lhn_span_reserve() made room for it). */
+ * bytes (after lhn_text_reserve(ws, end)). */
 void lhn_text_fill(lhn_workspace *ws, uint32_t end);
 
 /* Turns the text into the scratch's copy, up to offset `end`, so that a
@@ -51,13 +45,42 @@ void lhn_text_to_scratch(lhn_workspace *ws, uint32_t end);
 /* Copies text bytes [from, to) of the call under way to out. */
 void lhn_text_copy(const lhn_workspace *ws, uint8_t *out, uint32_t from, uint32_t to);
 
+/* Makes `at` the input byte at text offset `prefix`. */
+static inline void lhn_text_place(lhn_workspace *ws, const char *at) {
+  ws->origin = at;
+  ws->text_zero = (uintptr_t)at - ws->prefix;
+}
+
+/* Starts the text of a call: `held` bytes already at the scratch's front
+ * (0: none), followed by the input from `data` on, when the held bytes are
+ * a head (or trailers) that the input continues, else (NULL) from the
+ * call's first span on. */
+static inline void lhn_text_begin(lhn_workspace *ws, uint32_t held, const char *data) {
+  ws->prefix = held;
+  ws->filled = held;
+  ws->origin = NULL;
+  if (held && data) lhn_text_place(ws, data);
+  ws->copying = 0;
+  ws->text_len = 0;
+  ws->mirror = NULL;
+  ws->text_end = 0;
+}
+
 /* The text offset of input byte `at`, when the input is the text. */
 static inline uint32_t lhn_text_offset(const lhn_workspace *ws, const char *at) {
-  return ws->prefix + (uint32_t)(at - ws->origin);
+  return (uint32_t)((uintptr_t)at - ws->text_zero);
+}
+
+/* Room for the text [0, end) in one piece, where that takes the scratch
+ * (held bytes, then the input's part): before a callback that needs it
+ * changes anything. 0, or -1 when out of memory. */
+static inline int lhn_text_reserve(lhn_workspace *ws, uint32_t end) {
+  if (ws->prefix == 0 || ws->copying || end <= ws->scratch_cap) return 0;
+  return lhn_scratch_grow(ws, end);
 }
 
 /* The bytes text offsets [0, end) of the call under way refer to, in one
- * piece: end must not pass the spans made room for. */
+ * piece (after lhn_text_reserve(ws, end)). */
 static inline const uint8_t *lhn_text_upto(lhn_workspace *ws, uint32_t end) {
   if (ws->copying) return ws->scratch;
   if (ws->prefix == 0) return (const uint8_t *)ws->origin;
@@ -87,35 +110,24 @@ static inline void lhn_copy(uint8_t *to, const uint8_t *from, size_t n) {
   }
 }
 
-/* Whether a span at `at` continuing the span that ends at `end` breaks the
- * order: the input's bytes do not follow on there. */
-static inline int lhn_span_breaks(const lhn_workspace *ws, const char *at, uint32_t end) {
-  return !ws->copying && end != LHN_FRESH && lhn_text_offset(ws, at) != end;
-}
-
 /* Copying: the bytes of the input before `at` that a fresh span brings
  * with it, those since the last span of its head. */
 static inline size_t lhn_span_gap(const lhn_workspace *ws, const char *at, uint32_t end) {
   return end == LHN_FRESH && ws->mirror != NULL && at >= ws->mirror ? (size_t)(at - ws->mirror) : 0;
 }
 
-/* Room for the span at[0, len), `end` as for lhn_span_put(): where the
- * text will need the scratch (copying, a break, or held bytes the input's
- * part will be filled in after). */
+/* Room for the span at[0, len), `end` as for lhn_span_put(), where it
+ * needs the scratch: copying, or a break (the text up to `end` is copied).
+ * Spans in order need none: the text is filled in one piece later. */
 static inline int lhn_span_reserve(lhn_workspace *ws, const char *at, size_t len, uint32_t end) {
   size_t used;
-  if (ws->copying) {
-    used = end != LHN_FRESH ? end : ws->text_len + lhn_span_gap(ws, at, end);
-  } else if (ws->origin == NULL) {
-    /* (the call's first span: it will lie at the prefix's end) */
-    if (ws->prefix == 0) return 0;
-    used = ws->prefix;
-  } else if (lhn_span_breaks(ws, at, end)) {
-    used = end;
-  } else if (ws->prefix != 0) {
-    used = lhn_text_offset(ws, at);
-  } else {
+  if (end == LHN_FRESH) {
+    if (!ws->copying) return 0;
+    used = ws->text_len + lhn_span_gap(ws, at, end);
+  } else if (!ws->copying && ws->origin != NULL && lhn_text_offset(ws, at) == end) {
     return 0;
+  } else {
+    used = end;
   }
   if (used <= ws->scratch_cap && len <= ws->scratch_cap - used) return 0;
   return lhn_scratch_grow(ws, used + len);
@@ -126,8 +138,9 @@ static inline int lhn_span_reserve(lhn_workspace *ws, const char *at, size_t len
  * span it continues (LHN_FRESH: none), which it then follows. */
 static inline uint32_t lhn_span_put(lhn_workspace *ws, const char *at, size_t len, uint32_t end) {
   if (!ws->copying) {
-    if (ws->origin == NULL) ws->origin = at;
-    if (!lhn_span_breaks(ws, at, end)) return lhn_text_offset(ws, at);
+    if (ws->origin == NULL) lhn_text_place(ws, at);
+    uint32_t pos = lhn_text_offset(ws, at);
+    if (end == LHN_FRESH || pos == end) return pos;
     lhn_text_to_scratch(ws, end);
   }
   /* (a piece that continues a span follows it: what was copied after the
