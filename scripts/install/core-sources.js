@@ -9,6 +9,7 @@ module.exports = [
   'src/core/lhn_held.c',
   'src/core/lhn_text.c',
   'src/core/lhn_workspace.c',
+  'src/core/lhn_contract.c',
   'src/core/lhn_known.c',
   'src/core/lhn_repeat.c',
   'src/core/lhn_pool.c',

@@ -578,35 +578,16 @@ std::string RuntimeLlhttpVersion(Napi::Env env) {
   return version.IsString() ? version.As<Napi::String>().Utf8Value() : "";
 }
 
-// Every list of src/core/lhn_contract.h by name (EV_HEADERS, PAIR_NAME_START,
-// WS_EVENTS, ...), the slot counts, and the llhttp error number lib/ needs.
-// Frozen.
+// Every name of src/core/lhn_contract.h (EV_HEADERS, PAIR_NAME_START,
+// WS_EVENTS, ...) with its number, the slot counts, this binding's
+// MAX_DEPTH and the llhttp error number lib/ needs. Frozen.
 Napi::Object Layout(Napi::Env env) {
-  struct Entry {
-    const char* name;
-    int32_t value;
-  };
-#define LHN_ENTRY(prefix, name, value, what) {prefix #name, value},
-#define LHN_EV_ENTRY(name, value, what) LHN_ENTRY("EV_", name, value, what)
-#define LHN_HC_ENTRY(name, value, what) LHN_ENTRY("HC_", name, value, what)
-#define LHN_PAIR_ENTRY(name, value, what) LHN_ENTRY("PAIR_", name, value, what)
-#define LHN_WS_ENTRY(name, value, what) LHN_ENTRY("WS_", name, value, what)
-#define LHN_CMD_ENTRY(name, value, what) LHN_ENTRY("CMD_", name, value, what)
-#define LHN_HAS_ENTRY(name, value, what) LHN_ENTRY("HAS_", name, value, what)
-#define LHN_REWIND_ENTRY(name, value, what) LHN_ENTRY("REWIND_", name, value, what)
-  static const Entry entries[] = {
-      LHN_EVENT_KINDS(LHN_EV_ENTRY) LHN_EVENT_SLOT_LIST(LHN_EV_ENTRY) LHN_HEADERS_FLAGS(LHN_HC_ENTRY)
-      LHN_PAIR_SLOT_LIST(LHN_PAIR_ENTRY) LHN_WORKSPACE_SLOT_LIST(LHN_WS_ENTRY)
-      LHN_COMMAND_LIST(LHN_CMD_ENTRY) LHN_HANDLER_LIST(LHN_HAS_ENTRY) LHN_REWIND_LIST(LHN_REWIND_ENTRY)
-      {"EVENT_SLOTS", LHN_EVENT_SLOTS},
-      {"PAIR_SLOTS", LHN_PAIR_SLOTS},
-      {"WORKSPACE_SLOTS", LHN_WORKSPACE_SLOTS},
-      {"MAX_DEPTH", static_cast<int32_t>(kMaxDepth)},
-      {"HPE_USER", HPE_USER},
-  };
-#undef LHN_ENTRY
   Napi::Object out = Napi::Object::New(env);
-  for (const Entry& e : entries) out[e.name] = Napi::Number::New(env, e.value);
+  unsigned count;
+  const lhn_layout_entry* entries = lhn_layout(&count);
+  for (unsigned i = 0; i < count; i++) out[entries[i].name] = Napi::Number::New(env, entries[i].value);
+  out["MAX_DEPTH"] = Napi::Number::New(env, kMaxDepth);
+  out["HPE_USER"] = Napi::Number::New(env, HPE_USER);
   out.Freeze();
   return out;
 }
