@@ -1,6 +1,7 @@
-/* Unit tests of the parser of the C core (src/core/lhn_parser.c), without
- * Node. Built and run by scripts/dev/test-core.js, plain and under
- * ASan/UBSan, like the other test_*.c. */
+/* Unit tests of the parser of the C core (src/core: its API, calls,
+ * callbacks, text and held head), without Node. Built and run by
+ * scripts/dev/test-core.js, plain and under ASan/UBSan, like the other
+ * test_*.c. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

@@ -67,7 +67,7 @@
 #define HEADER_BYTES 11
 
 /* What a parser may hold between calls beyond the bytes that arrived: the
- * held head's header and its pairs (at most 2 * 31 pending: headers held
+ * held head's header and its pairs (at most 2 * 31 pending: headers kept
  * for the trailers, then the trailers). */
 #define HELD_CONSTANT (64u + 64u * LHN_PAIR_SLOTS * sizeof(int32_t))
 
