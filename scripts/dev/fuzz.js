@@ -10,7 +10,8 @@
 //   node scripts/dev/fuzz.js --build       build only
 //   node scripts/dev/fuzz.js --rev REV     fuzz the core of a git revision (e.g. HEAD)
 //                                          instead of the working tree's src/core
-//   extra libFuzzer flags may follow `--`, e.g. `-- -seed=1`
+//   extra libFuzzer flags may follow `--`, e.g. `-- -seed=1`; fork mode:
+//   `node scripts/dev/fuzz.js --runs 10000000 -- -fork=2` (stops at a crash)
 //   FUZZ_CFLAGS: extra compiler flags (e.g. -fno-sanitize=pointer-overflow to
 //   look past a known finding); FUZZ_MAX_LEN: -max_len (default 4096);
 //   FUZZ_BUILD: build directory (default test/fuzz/build); FUZZ_PARSER_STATS=1:
@@ -217,6 +218,9 @@ function fuzz(opts) {
       if (ms.length) execs += Number(ms[ms.length - 1][1]);
     }
   }
+  // (fork mode prints no stats of its own: its total is in its wrap-up line)
+  const forked = [...err.matchAll(/INFO: fuzzed for (\d+) iterations/g)];
+  if (execs === 0 && forked.length) execs = Number(forked[forked.length - 1][1]);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   const corpus = filesIn(WORK).length;
   console.log(`fuzz: ${execs} executions in ${seconds} s, corpus ${corpus} inputs, exit ${r.status}`);

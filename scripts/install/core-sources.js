@@ -4,7 +4,12 @@
 // core's unit tests and the fuzzer compile.
 module.exports = [
   'src/core/lhn_parser.c',
-  'src/core/lhn_buffers.c',
+  'src/core/lhn_call.c',
+  'src/core/lhn_callbacks.c',
+  'src/core/lhn_held.c',
+  'src/core/lhn_text.c',
+  'src/core/lhn_workspace.c',
+  'src/core/lhn_contract.c',
   'src/core/lhn_known.c',
   'src/core/lhn_repeat.c',
   'src/core/lhn_pool.c',

@@ -45,6 +45,8 @@ void lhn_clock_use(lhn_clock_fn clock) { installed = clock; }
 
 int lhn_clock_installed(void) { return installed != NULL; }
 
+const char *lhn_clock_source(void) { return installed ? "uv_hrtime" : "platform"; }
+
 lhn_clock_fn lhn_clock_from_runtime(void) {
   lhn_clock_fn found;
 #if defined(_WIN32)
@@ -54,4 +56,9 @@ lhn_clock_fn lhn_clock_from_runtime(void) {
   *(void **)&found = dlsym(RTLD_DEFAULT, "uv_hrtime");
 #endif
   return found;
+}
+
+const char *lhn_clock_use_runtime(void) {
+  lhn_clock_use(lhn_clock_from_runtime());
+  return lhn_clock_source();
 }

@@ -47,6 +47,14 @@ void lhn_clock_use(lhn_clock_fn clock);
 /* Whether lhn_now_ns() reads an installed clock (1) or the platform's (0). */
 int lhn_clock_installed(void);
 
+/* The name of the clock lhn_now_ns() reads: "uv_hrtime" (an installed
+ * runtime clock) or "platform". */
+const char *lhn_clock_source(void);
+
+/* Installs the runtime's clock where it has one (lhn_clock_from_runtime());
+ * returns lhn_clock_source(). Once per process, before parsing starts. */
+const char *lhn_clock_use_runtime(void);
+
 /* The platform's monotonic clock, in nanoseconds, plus the test offset. */
 uint64_t lhn_clock_platform_ns(void);
 

@@ -115,6 +115,26 @@ enum lhn_rewind_action { LHN_REWIND_LIST(LHN_X_REWIND) };
 
 #define LHN_HAS_ALL (LHN_HAS_ON_HEADERS | LHN_HAS_ON_HEADERS_COMPLETE)
 
+/* One name of the contract and its number, as callers export it: the
+ * lists' prefix and NAME (EV_HEADERS), and the record sizes (EVENT_SLOTS,
+ * PAIR_SLOTS, WORKSPACE_SLOTS). */
+typedef struct lhn_layout_entry {
+  const char *name;
+  int value;
+} lhn_layout_entry;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every entry of every list above, and the record sizes: *count entries
+ * (lhn_contract.c). */
+const lhn_layout_entry *lhn_layout(unsigned *count);
+
+#ifdef __cplusplus
+}
+#endif
+
 /* Every slot of a list fits the record it describes. */
 #define LHN_X_EVENT_FITS(name, value, what) (value) < LHN_EVENT_SLOTS &&
 #define LHN_X_PAIR_FITS(name, value, what) (value) < LHN_PAIR_SLOTS &&

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The first minor of LLHTTP_VERSION_MAJOR whose llhttp_settings_t matches
  * llhttp.h's: 9.3 inserted on_protocol and on_protocol_complete. */
@@ -104,4 +105,35 @@ const lhn_llhttp *lhn_llhttp_from_runtime(const char *version) {
 #endif
   runtime = found;
   return &runtime;
+}
+
+void lhn_llhttp_choose(const char *runtime_version, lhn_llhttp_choice *out) {
+  const char *force = getenv("LLHTTP_NAPI_LLHTTP");
+  int bundled_only = force != NULL && strcmp(force, "bundled") == 0;
+  const char *runtime = runtime_version ? runtime_version : "";
+  out->message[0] = '\0';
+  out->impl = bundled_only ? NULL : lhn_llhttp_from_runtime(runtime);
+  if (out->impl != NULL) {
+    snprintf(out->version, sizeof(out->version), "%s", runtime);
+  } else {
+    out->impl = lhn_llhttp_bundled();
+    if (out->impl != NULL) {
+      snprintf(out->version, sizeof(out->version), "%d.%d.%d", LLHTTP_VERSION_MAJOR,
+               LLHTTP_VERSION_MINOR, LLHTTP_VERSION_PATCH);
+    } else {
+      snprintf(out->version, sizeof(out->version), "%s", runtime);
+      if (bundled_only) {
+        snprintf(out->message, sizeof(out->message),
+                 "this build of llhttp-napi has no llhttp of its own and cannot use the running "
+                 "node's (LLHTTP_NAPI_LLHTTP=bundled)");
+      } else {
+        snprintf(out->message, sizeof(out->message),
+                 "this build of llhttp-napi has no llhttp of its own and cannot use the running "
+                 "node's (process.versions.llhttp %s: it needs %d.%d to %d.%d, exported by node)",
+                 runtime[0] ? runtime : "unknown", LLHTTP_VERSION_MAJOR, LHN_LAYOUT_FIRST_MINOR,
+                 LLHTTP_VERSION_MAJOR, LLHTTP_VERSION_MINOR);
+      }
+    }
+  }
+  lhn_llhttp_use(out->impl);
 }

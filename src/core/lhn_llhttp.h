@@ -57,6 +57,23 @@ void lhn_llhttp_use(const lhn_llhttp *impl);
 /* The llhttp parsers reset now use. */
 const lhn_llhttp *lhn_llhttp_current(void);
 
+/* What lhn_llhttp_choose() chose. */
+typedef struct lhn_llhttp_choice {
+  const lhn_llhttp *impl; /* NULL: none at hand, `message` says why */
+  char version[32];       /* impl's version, or the runtime's when none */
+  char message[256];      /* why there is none, or "" */
+} lhn_llhttp_choice;
+
+/*
+ * Chooses the llhttp of every parser of the process and makes it current
+ * (lhn_llhttp_use()): the runtime's own (lhn_llhttp_from_runtime() given
+ * runtime_version, process.versions.llhttp; NULL or "" when unknown) when
+ * it has a compatible layout, else the bundled copy. The environment
+ * variable LLHTTP_NAPI_LLHTTP=bundled forces the bundled copy. Call it once
+ * per process, before any parser is reset.
+ */
+void lhn_llhttp_choose(const char *runtime_version, lhn_llhttp_choice *out);
+
 #ifdef __cplusplus
 }
 #endif

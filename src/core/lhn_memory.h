@@ -23,6 +23,7 @@ typedef struct lhn_memory {
   void *ctx;
 } lhn_memory;
 
+/* mem's resize of block to size bytes (see lhn_resize_fn). */
 static inline void *lhn_resize(const lhn_memory *mem, void *block, size_t size) {
   if (mem->resize) return mem->resize(mem->ctx, block, size);
   if (size == 0) {

@@ -17,13 +17,15 @@
  *
  * Text. Header names and values, the URL and the status text are spans of
  * the call's text (lhn_workspace_text()), given as [start, end) offsets:
- * - when no head was held at the call's start, the text is the input itself
+ * - when nothing was held at the call's start, the text is the input itself
  *   from the first byte of the first span the call saw ("spans into the
  *   read": nothing is copied);
- * - when a held head continues, the text is the workspace's scratch: the
- *   held bytes, then the call's spans copied after them (a head's as they
- *   came, the bytes between its spans too, so that its layout is the same
- *   however its bytes were cut).
+ * - when a held head continues, the text is the held bytes followed by the
+ *   input: the held bytes are copied once, into the workspace's scratch,
+ *   and the input's part after them in one copy when the text is needed in
+ *   one piece, so that a head's layout is the same however it was cut
+ *   (lhn_text.h; the source files are listed in scripts/install/
+ *   core-sources.js).
  *
  * Replay protocol: the caller executes a buffer, then walks the events. When
  * the caller's handler for an event changes the course of parsing (a
@@ -91,9 +93,9 @@ typedef struct lhn_state {
   uint32_t serial;           /* llhttp callbacks seen since the reset */
   uint32_t pair_count;       /* pairs in the table (the held head's first) */
   uint32_t pair_base;        /* first pair not yet delivered */
-  uint32_t held_headers;     /* after headers complete: pairs from pair_base
-                                that are headers held for the trailers (no
-                                kOnHeadersComplete) */
+  uint32_t headers_for_trailers; /* after headers complete: pairs from
+                                pair_base that are headers kept to leave
+                                with the trailers (no kOnHeadersComplete) */
   uint32_t num_fields;       /* fields since pair_base (built-in num_fields_) */
   uint32_t num_values;       /* values since pair_base (built-in num_values_) */
   uint32_t header_fields;    /* fields of the current header or trailer
@@ -104,7 +106,7 @@ typedef struct lhn_state {
   uint32_t span_end;         /* end of the latest span */
   uint8_t head_started;      /* a span of the current message was seen */
   uint8_t have_flushed;
-  uint8_t headers_complete;
+  uint8_t headers_completed; /* the current message's headers completed */
   uint8_t in_message;
 } lhn_state;
 
@@ -119,7 +121,8 @@ typedef struct lhn_workspace {
   uint32_t event_cap;      /* in events */
   int32_t *pairs;
   uint32_t pair_cap;       /* in pairs */
-  uint8_t *scratch;        /* the text of a call that continues a held head */
+  uint8_t *scratch;        /* the held bytes the text begins with, and the
+                              text wherever it cannot be the input */
   uint32_t scratch_cap;
   int32_t *saved_pairs;    /* the held pairs as the call began, for rewinds */
   uint32_t saved_pairs_cap;
@@ -130,17 +133,25 @@ typedef struct lhn_workspace {
   lhn_parser *owner;
   const char *input;
   size_t input_len;
-  const char *origin;      /* text offset 0 when spans point into the input;
-                              NULL until the first span */
-  int copying;             /* the text is the scratch */
-  uint32_t text_len;       /* copying: scratch bytes in use */
+  /* The call's text (lhn_text.h): the held bytes, scratch[0, prefix), then
+   * the input from `origin` on, or, once a span broke that order (copying),
+   * scratch[0, text_len). */
+  uint32_t prefix;
+  const char *origin;      /* the input at text offset `prefix`: the input's
+                              start after held bytes that it continues,
+                              else the first span (NULL until then) */
+  uintptr_t text_zero;     /* origin's address less prefix: an input byte's
+                              address less it is its text offset */
+  uint32_t filled;         /* not copying: the scratch holds the text
+                              [0, filled) (filled >= prefix) */
+  int copying;             /* the text is scratch[0, text_len) */
+  uint32_t text_len;
   const char *mirror;      /* copying: the input up to here is in the
                               scratch as it came (the bytes between the
                               spans of a head with them), or NULL: the next
                               span begins a head or trailers */
   uint32_t text_end;       /* the text events refer to: [0, text_end) */
   lhn_state saved;         /* the owner's state as the call began */
-  uint32_t saved_text_len;
   uint32_t saved_pair_count;
   uint32_t regen_limit;    /* events below this index are being regenerated:
                               their stored answers apply again */
@@ -173,21 +184,33 @@ struct lhn_parser {
  * use realloc for the event list and pair table. */
 void lhn_workspace_init(lhn_workspace *ws, lhn_grow_fn grow, void *grow_ctx);
 
-/* Make room for at least `events` events and `pairs` pairs now (so that
- * views of them exist before the first call). Returns 0, or -1 when out of
- * memory. */
+/* Give ws its event list and pair table now, at their first capacities (so
+ * that views of them exist before the first call; a call does it too).
+ * Returns 0, or -1 when out of memory. */
+int lhn_workspace_prepare(lhn_workspace *ws);
+
+/* Make room for at least `events` events and `pairs` pairs now. Returns 0,
+ * or -1 when out of memory. */
 int lhn_workspace_reserve(lhn_workspace *ws, uint32_t events, uint32_t pairs);
 
 /* Free the buffers the workspace allocated itself (those of the memory hook
  * stay with the hook's owner). */
 void lhn_workspace_destroy(lhn_workspace *ws);
 
-/* Events the last call on ws left, and the slots of event i. */
+/* Events the last call on ws left. */
 uint32_t lhn_workspace_event_count(const lhn_workspace *ws);
+
+/* The slots of event i (below lhn_workspace_event_count()) of the last
+ * call on ws. */
 const int32_t *lhn_workspace_event(const lhn_workspace *ws, uint32_t i);
 
-/* The slots of pair i of the last call's pair table. */
+/* The slots of pair i of the last call's pair table (i below
+ * lhn_workspace_pair_capacity()). */
 const int32_t *lhn_workspace_pair(const lhn_workspace *ws, uint32_t i);
+
+/* How many pairs the pair table has room for: every pair an event names
+ * lies below it. */
+uint32_t lhn_workspace_pair_capacity(const lhn_workspace *ws);
 
 /* The text the last call's events and pairs refer to: *len bytes from the
  * result (NULL when *len is 0). Valid while the input of that call is, and
@@ -196,6 +219,14 @@ const uint8_t *lhn_workspace_text(const lhn_workspace *ws, size_t *len);
 
 /* What the last call on ws reported. */
 const lhn_result *lhn_workspace_result(const lhn_workspace *ws);
+
+/* Bytes of the buffers ws holds: its tables, the scratch, the copy for
+ * rewinds. */
+size_t lhn_workspace_bytes(const lhn_workspace *ws);
+
+/* How many times one of ws's buffers was (re)allocated since init: a warm
+ * workspace allocates nothing more. */
+uint64_t lhn_workspace_growths(const lhn_workspace *ws);
 
 /* ---- parsers -------------------------------------------------------------- */
 
@@ -268,21 +299,27 @@ int lhn_parser_rewind(lhn_parser *p, lhn_workspace *ws, const char *data, size_t
  * as for execute. */
 void lhn_parser_finish(lhn_parser *p, lhn_workspace *ws, lhn_result *out);
 
-/* Pause (the next execute fails with HPE_PAUSED, as llhttp_pause) or resume
- * the parser. The built-in applies pause() called inside a handler only after
- * the current execute; callers get the same by calling this afterwards. */
+/* Pause the parser: the next execute fails with HPE_PAUSED, as after
+ * llhttp_pause(). The built-in applies pause() called inside a handler only
+ * after the current execute; callers get the same by calling this
+ * afterwards. */
 void lhn_parser_pause(lhn_parser *p);
+
+/* Undo lhn_parser_pause() (llhttp_resume()). */
 void lhn_parser_resume(lhn_parser *p);
 
-/* Whether the headers of the current message have completed. */
-int lhn_parser_headers_complete(const lhn_parser *p);
+/* Whether the headers of the current message have completed (the
+ * built-in's headersCompleted()). */
+int lhn_parser_headers_completed(const lhn_parser *p);
 
 /* When the message under way began (lhn_now_ns()), or 0 between messages. */
 uint64_t lhn_parser_message_start_ns(const lhn_parser *p);
 
-/* What a parser holds between calls besides its struct, in bytes: its held
- * head (0 unless a head is arriving in pieces) and its repeat record. */
+/* Bytes of p's held head between calls: 0 unless a head is arriving in
+ * pieces (or a URL or headers wait for the trailers). */
 size_t lhn_parser_head_bytes(const lhn_parser *p);
+
+/* Bytes of p's repeat record (lhn_repeat.h). */
 size_t lhn_parser_record_bytes(const lhn_parser *p);
 
 /* Give back the held head and the repeat record. */

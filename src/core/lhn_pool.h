@@ -31,6 +31,7 @@ typedef struct lhn_pool {
   size_t in_use;                /* bytes of blocks handed out */
 } lhn_pool;
 
+/* An empty pool (caller-owned memory). */
 void lhn_pool_init(lhn_pool *pool);
 
 /* Frees the free blocks (blocks in use stay their holders'). */

@@ -67,7 +67,7 @@
 #define HEADER_BYTES 11
 
 /* What a parser may hold between calls beyond the bytes that arrived: the
- * held head's header and its pairs (at most 2 * 31 pending: headers held
+ * held head's header and its pairs (at most 2 * 31 pending: headers kept
  * for the trailers, then the trailers). */
 #define HELD_CONSTANT (64u + 64u * LHN_PAIR_SLOTS * sizeof(int32_t))
 
@@ -257,7 +257,7 @@ static void check_range(const text_t *t, int32_t start, int32_t end) {
 static void check_pairs(const lhn_workspace *ws, const text_t *t, int32_t first, int32_t count) {
   ASSERT(first >= 0);
   ASSERT(count >= 0);
-  ASSERT((uint64_t)first + (uint64_t)count <= ws->pair_cap);
+  ASSERT((uint64_t)first + (uint64_t)count <= lhn_workspace_pair_capacity(ws));
   int32_t prev_end = -1;
   for (int32_t i = first; i < first + count; i++) {
     const int32_t *pr = pair_at(ws, i);
