@@ -5,19 +5,20 @@
 //
 // Its pairs are where the call under way delivered them, a window of that
 // call's pair table (./workspace.js cuts their strings), and, in lazy mode,
-// what earlier calls delivered, frozen: the text and the offsets, no string
-// cut, so that they outlive the workspace. Out of lazy mode nothing of a
-// head outlives the call that delivered it: an idle connection, or one whose
-// body is still arriving, holds no header bytes of ours. The strings made
-// for a head the core recorded are kept for the next message, whose head the
-// core may find to repeat it (HC_REPEATS): node:http's clients send the same
-// head again and again.
+// what earlier calls delivered, frozen: the text and a copy of the pair
+// records, no string cut, so that they outlive the workspace. Out of lazy
+// mode nothing of a head outlives the call that delivered it: an idle
+// connection, or one whose body is still arriving, holds no header bytes of
+// ours. The strings made for a head the core recorded are kept for the next
+// message, whose head the core may find to repeat it (HC_REPEATS), as a
+// client that sends the same head again and again makes it.
 
 const workspace = require('./workspace');
 
 const { HC_REPEATS, HC_RECORDED } = workspace.layout;
-const { PAIR_NAME_START, PAIR_NAME_END, PAIR_VALUE_START, PAIR_VALUE_END, PAIR_SLOTS } = workspace.layout;
-const { sameName } = workspace;
+const { PAIR_NAME_START, PAIR_NAME_END, PAIR_VALUE_START, PAIR_VALUE_END, PAIR_KNOWN_NAME,
+  PAIR_SLOTS } = workspace.layout;
+const { sameName, knownName } = workspace;
 
 class Head {
   constructor() {
@@ -166,18 +167,13 @@ class Head {
 }
 
 // Pairs [first, first + count) of ws's last call after the frozen pairs
-// `before` (null: none): the texts joined and the offsets copied, so that
-// they are still read after the workspace serves other calls.
+// `before` (null: none): the texts joined and the pair records copied, so
+// that they are still read after the workspace serves other calls.
 function frozen(before, ws, first, count) {
   if (count === 0) return before;
-  const base = before === null ? 0 : before.text.length;
-  const offsets = before === null ? [] : before.offsets;
-  const pairs = ws.pairs;
-  for (let p = first * PAIR_SLOTS, end = (first + count) * PAIR_SLOTS; p < end; p += PAIR_SLOTS) {
-    offsets.push(base + pairs[p + PAIR_NAME_START], base + pairs[p + PAIR_NAME_END],
-      base + pairs[p + PAIR_VALUE_START], base + pairs[p + PAIR_VALUE_END]);
-  }
-  return { text: before === null ? ws.text : before.text + ws.text, offsets };
+  if (before === null) return { text: ws.text, pairs: ws.copyPairs(first, count, [], 0) };
+  const text = before.text;
+  return { text: text + ws.text, pairs: ws.copyPairs(first, count, before.pairs, text.length) };
 }
 
 // [name, value, ...] of the frozen pairs, then of pairs [first, first +
@@ -185,10 +181,12 @@ function frozen(before, ws, first, count) {
 function pairArray(frozenPairs, ws, first, count) {
   const live = ws === null ? 0 : count;
   if (frozenPairs === null) return live === 0 ? [] : ws.headerArray(first, live);
-  const out = [];
-  const { text, offsets } = frozenPairs;
-  for (let k = 0; k < offsets.length; k += 4) {
-    out.push(text.substring(offsets[k], offsets[k + 1]), text.substring(offsets[k + 2], offsets[k + 3]));
+  const { text, pairs } = frozenPairs;
+  const out = new Array(pairs.length / PAIR_SLOTS * 2);
+  for (let p = 0, i = 0; p < pairs.length; p += PAIR_SLOTS, i += 2) {
+    const known = pairs[p + PAIR_KNOWN_NAME];
+    out[i] = known !== 0 ? knownName(known) : text.substring(pairs[p + PAIR_NAME_START], pairs[p + PAIR_NAME_END]);
+    out[i + 1] = text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
   }
   return live === 0 ? out : out.concat(ws.headerArray(first, live));
 }
@@ -196,10 +194,11 @@ function pairArray(frozenPairs, ws, first, count) {
 // The first value among the frozen pairs whose name is `name`, or undefined.
 function frozenValue(frozenPairs, name) {
   if (frozenPairs === null) return undefined;
-  const { text, offsets } = frozenPairs;
-  for (let k = 0; k < offsets.length; k += 4) {
-    if (offsets[k + 1] - offsets[k] === name.length && sameName(text, offsets[k], name)) {
-      return text.substring(offsets[k + 2], offsets[k + 3]);
+  const { text, pairs } = frozenPairs;
+  for (let p = 0; p < pairs.length; p += PAIR_SLOTS) {
+    const start = pairs[p + PAIR_NAME_START];
+    if (pairs[p + PAIR_NAME_END] - start === name.length && sameName(text, start, name)) {
+      return text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
     }
   }
   return undefined;

@@ -273,7 +273,7 @@ class Workspace {
     const text = this.text;
     for (let i = 0, p = first * PAIR_SLOTS; i < count; i++, p += PAIR_SLOTS) {
       const known = pairs[p + PAIR_KNOWN_NAME];
-      out[2 * i] = known !== 0 ? KNOWN_NAMES[known - 1] :
+      out[2 * i] = known !== 0 ? knownName(known) :
         text.substring(pairs[p + PAIR_NAME_START], pairs[p + PAIR_NAME_END]);
       out[2 * i + 1] = text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
     }
@@ -284,6 +284,18 @@ class Workspace {
   // the flush of a head still arriving, whose strings node:http keeps.
   flatHeaderArray(first, count) {
     return count === 0 ? [] : binding.headerStrings(this.depth, first, count, this.text);
+  }
+
+  // The records of pairs [first, first + count) pushed onto `out` (slots
+  // PAIR_*), their text offsets moved by `shift`: for pairs that must be
+  // read after the call, in a text that has `shift` characters before this
+  // call's.
+  copyPairs(first, count, out, shift) {
+    const pairs = this.pairs;
+    for (let p = first * PAIR_SLOTS, end = (first + count) * PAIR_SLOTS; p < end; p++) {
+      out.push((p % PAIR_SLOTS) === PAIR_KNOWN_NAME ? pairs[p] : pairs[p] + shift);
+    }
+    return out;
   }
 
   // The first value among pairs [first, first + count) whose name is `name`
@@ -302,6 +314,11 @@ class Workspace {
     }
     return undefined;
   }
+}
+
+// The well-known header name a pair's PAIR_KNOWN_NAME (not 0) stands for.
+function knownName(known) {
+  return KNOWN_NAMES[known - 1];
 }
 
 // Whether text[start, start + name.length) is `name`, ASCII case-insensitive.
@@ -338,6 +355,7 @@ function giveBack(ws) {
 module.exports = {
   borrow,
   giveBack,
+  knownName,
   sameName,
   checkLayout,
   layout,
