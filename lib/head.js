@@ -171,9 +171,9 @@ class Head {
 // that they are still read after the workspace serves other calls.
 function frozen(before, ws, first, count) {
   if (count === 0) return before;
-  if (before === null) return { text: ws.text, pairs: ws.copyPairs(first, count, [], 0) };
+  if (before === null) return { text: ws.text, pairs: ws.copyPairs(first, count, 0) };
   const text = before.text;
-  return { text: text + ws.text, pairs: ws.copyPairs(first, count, before.pairs, text.length) };
+  return { text: text + ws.text, pairs: before.pairs.concat(ws.copyPairs(first, count, text.length)) };
 }
 
 // [name, value, ...] of the frozen pairs, then of pairs [first, first +

@@ -39,7 +39,7 @@ const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
 const MANUAL_DESTROY = Object.freeze({ requireManualDestroy: true });
 const MAX_INT32 = 2 ** 31 - 1;
 const EMPTY = Buffer.alloc(0);
-// A finish() called from inside a handler, kept for later (see _queueNested()).
+// A finish() called from inside a handler, kept for later (see queueNested()).
 const FINISH = Symbol('finish');
 
 const runPendingTicks = typeof process._tickCallback === 'function' ?
@@ -92,7 +92,7 @@ class HTTPParser {
     this._asyncResource = null;
     this._destroyed = true;
     this._silenced = false;       // remove() from 24 on: no events until initialize()
-    this._keptHandlers = null;    // 26 on: see _handler()
+    this._keptHandlers = null;    // 26 on: see handler()
     this._connections = null;     // the ConnectionsList it is in (./connections.js)
     this._initStartMs = 0;        // the clock initialize() started for that list
     this._inMessage = false;      // as of the event being delivered, see _messageStart()
@@ -110,7 +110,7 @@ class HTTPParser {
     this._inputLength = 0;
     this._consumedSocket = null;
     this._readingSocket = null;   // the consumed socket, during one of its reads
-    this._nested = null;          // what handlers gave execute()/finish(), see _queueNested()
+    this._nested = null;          // what handlers gave execute()/finish(), see queueNested()
     this._whenCompleteArg = null; // see [hooks.whenComplete]
     this._whenCompleteFn = null;
   }
@@ -392,7 +392,7 @@ function call(parser, bytes, length) {
   let delivered = false;
   try {
     const scope = parser._asyncResource;
-    const r = scope === null ? deliverAll(parser) : scope.runInAsyncScope(deliverAll, null, parser);
+    const r = scope === null ? deliverAll(parser) : scope.runInAsyncScope(deliverThis, parser);
     if (bytes !== null) result = r;
     delivered = true;
   } finally {
@@ -448,7 +448,7 @@ function queueNested(parser, what) {
   return what === FINISH ? undefined : what.length;
 }
 
-// Runs what _queueNested() kept, in order. The outer call's result stands
+// Runs what queueNested() kept, in order. The outer call's result stands
 // unless it is clean and one of these fails: then that error is the
 // result (it reaches the connection as if the bytes had come in the next
 // read), and what was kept after it is dropped, as the parser stays failed.
@@ -473,6 +473,11 @@ function runWhenComplete(parser) {
 }
 
 // ---- delivery ----
+
+// deliverAll(this): runInAsyncScope() would pass an argument in an array.
+function deliverThis() {
+  return deliverAll(this);
+}
 
 // The handler under `key` (kOn*), looked up as the built-in does: from 26
 // on, the first function found in kOnHeadersComplete, kOnBody or
@@ -594,7 +599,7 @@ function deliver(parser, kind, i, input) {
 }
 
 // kOnHeaders: an early flush of header pairs (with the URL so far), or
-// trailers. (Out of _deliver(), which stays small enough to be inlined.)
+// trailers. (Out of deliver(), which stays small enough to be inlined.)
 function onHeaders(parser, i) {
   const ws = parser._ws;
   const lazy = parser.lazyHeaders;

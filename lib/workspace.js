@@ -286,14 +286,15 @@ class Workspace {
     return count === 0 ? [] : binding.headerStrings(this.depth, first, count, this.text);
   }
 
-  // The records of pairs [first, first + count) pushed onto `out` (slots
-  // PAIR_*), their text offsets moved by `shift`: for pairs that must be
-  // read after the call, in a text that has `shift` characters before this
-  // call's.
-  copyPairs(first, count, out, shift) {
+  // A copy of the records of pairs [first, first + count) (slots PAIR_*),
+  // their text offsets moved by `shift`: for pairs read after the call, in
+  // a text that has `shift` characters before this call's.
+  copyPairs(first, count, shift) {
     const pairs = this.pairs;
-    for (let p = first * PAIR_SLOTS, end = (first + count) * PAIR_SLOTS; p < end; p++) {
-      out.push((p % PAIR_SLOTS) === PAIR_KNOWN_NAME ? pairs[p] : pairs[p] + shift);
+    const from = first * PAIR_SLOTS;
+    const out = new Array(count * PAIR_SLOTS);
+    for (let k = 0; k < out.length; k++) {
+      out[k] = k % PAIR_SLOTS === PAIR_KNOWN_NAME ? pairs[from + k] : pairs[from + k] + shift;
     }
     return out;
   }
