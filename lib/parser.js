@@ -101,7 +101,7 @@ class HTTPParser {
     this._commands = 0;
     this._maxHeaderSize = 0;
     this._lenientFlags = 0;
-    this._handlers = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE; // as the core knows them
+    this._handlerBits = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE; // as the core knows them
     this._maxPairs = 0;
     // The call being delivered: its workspace and bytes (or, during
     // kOnExecute, the consumed read's).
@@ -366,7 +366,7 @@ function call(parser, bytes, length) {
   noteSettings(parser);
   const ws = workspace.borrow();
   if (parser._commands !== 0) {
-    ws.commands(parser._commands, parser._type, parser._maxHeaderSize, parser._lenientFlags, parser._handlers,
+    ws.commands(parser._commands, parser._type, parser._maxHeaderSize, parser._lenientFlags, parser._handlerBits,
       parser._maxPairs);
   }
   parser._head.clearWindow();
@@ -411,8 +411,8 @@ function call(parser, bytes, length) {
 function noteSettings(parser) {
   const has = (typeof peekHandler(parser, kOnHeaders) === 'function' ? HAS_ON_HEADERS : 0) |
     (typeof peekHandler(parser, kOnHeadersComplete) === 'function' ? HAS_ON_HEADERS_COMPLETE : 0);
-  if (has !== parser._handlers) {
-    parser._handlers = has;
+  if (has !== parser._handlerBits) {
+    parser._handlerBits = has;
     parser._commands |= CMD_HANDLERS;
   }
   if (limitsHeaderPairs) {
