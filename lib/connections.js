@@ -9,18 +9,10 @@
 // where lines differ: docs/node-http.md, "Connection tracking".
 
 const hooks = require('./parser-hooks');
-const native = require('./native');
+const { nowMs } = require('./clock');
 
 const lists = new WeakMap();
 const patched = new WeakSet();
-
-// The clock the core stamps message starts with, in ms: the running node's
-// uv_hrtime() (src/core/lhn_clock.h), which process.hrtime reads too; where
-// the addon found none, the core's own clock, read through the addon.
-function hrtimeMs() {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
-const nowMs = native.clockSource === 'uv_hrtime' ? hrtimeMs : native.nowMs;
 
 function startOf(parser) {
   return parser[hooks.messageStart]();

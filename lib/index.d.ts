@@ -19,7 +19,7 @@ export interface InitializeOptions {
 
 /**
  * A drop-in for Node 20's `require('_http_common').HTTPParser`: same statics,
- * methods, handler slots, arguments and errors; plus batched and lazy header access.
+ * methods, handlers, arguments and errors; plus batched and lazy header access.
  */
 export class HTTPParser {
   static readonly REQUEST: 1;
@@ -44,7 +44,7 @@ export class HTTPParser {
   static readonly kLenientSpacesAfterChunkSize: 512;
   static readonly kLenientAll: 1023;
 
-  /** Handler slots, called with `this` = the parser. */
+  /** Handlers (keyed by the kOn* statics), called with `this` = the parser. */
   [0]?: () => void;
   [1]?: (headers: string[] | undefined, url: string) => void;
   [2]?: (

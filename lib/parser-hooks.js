@@ -9,16 +9,20 @@ module.exports = {
   // C++ (lib/read-path.js).
   readConsumed: Symbol('llhttp-napi readConsumed'),
   // parser[messageStart](): when the message under way began, in ms (0: none),
-  // as of the event being delivered (lib/connections.js).
+  // as of the event being delivered (lib/connections.js; the clock:
+  // lib/clock.js).
   messageStart: Symbol('llhttp-napi messageStart'),
-  // parser[headersComplete](): whether its headers have completed, as of the
-  // event being delivered (lib/connections.js).
+  // parser[headersComplete](): the query headersCompleted(): whether the
+  // current message's headers completed, as of the event being delivered
+  // (lib/connections.js).
   headersComplete: Symbol('llhttp-napi headersComplete'),
   // parser[begunSinceInit](): whether a message began since initialize().
   begunSinceInit: Symbol('llhttp-napi begunSinceInit'),
-  // parser[whenComplete](msg, fn): see HTTPParser (lib/incoming.js).
+  // parser[whenComplete](msg, fn): fn(msg) once the message being delivered
+  // completes in this call; whether it took that on (lib/incoming.js).
   whenComplete: Symbol('llhttp-napi whenComplete'),
-  // parser[coreStats](): the core's counters for this parser: allocations,
-  // held bytes (tests, benchmarks).
+  // parser[coreStats](): what the core holds for this parser between calls,
+  // in bytes: { headBytes: its held head (a head arriving in pieces),
+  // recordBytes: its repeat record } (tests, benchmarks).
   coreStats: Symbol('llhttp-napi coreStats'),
 };

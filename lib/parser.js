@@ -1,29 +1,49 @@
 'use strict';
 // HTTPParser: a drop-in for the running Node line's built-in
-// `require('_http_common').HTTPParser` (what differs between lines: ./node-line.js).
+// `require('_http_common').HTTPParser`, with its names (what differs between
+// lines: ./node-line.js).
 //
-// One native crossing per execute(): the C core parses the whole buffer and
-// records events in a workspace of this thread (./workspace.js, the one
-// reader of the addon's layout), and ./replay.js, which owns the parser's
-// native half, calls the kOn* handlers from them as the built-in does. This
-// file is the parser's API and its lifecycle. A consumed socket's reads
+// One native crossing per execute(): the parser borrows a workspace of this
+// thread (./workspace.js), the C core parses the whole buffer and records its
+// events there, and the parser delivers them to its kOn* handlers as the
+// built-in calls them, in the async context of initialize(). When a handler
+// changes the course of parsing (kOnHeadersComplete answering 1 or 2, a
+// handler throwing), the core rewinds and re-parses up to that event. The
+// parser owns its native slot, the commands the core gets with the next
+// call and its lifecycle; its current message's head is its Head
+// (./head.js); when its message began, ./clock.js. A consumed socket's reads
 // reach it through ./read-path.js; other modules ask it through the named
 // hooks of ./parser-hooks.js.
 
 const { AsyncResource } = require('node:async_hooks');
 const binding = require('./native');
-const { Replay } = require('./replay');
+const workspace = require('./workspace');
+const { Head } = require('./head');
+const clock = require('./clock');
 const connections = require('./connections');
 const readPath = require('./read-path');
 const hooks = require('./parser-hooks');
 const line = require('./node-line');
 
-const { REQUEST, RESPONSE } = line.statics;
+const { MESSAGE_BEGIN, HEADERS, HEADERS_COMPLETE, BODY, MESSAGE_COMPLETE } = workspace.EVENT;
+const { CMD_RESET, CMD_PAUSE, CMD_RESUME, CMD_HANDLERS, CMD_MAX_PAIRS, HAS_ON_HEADERS,
+  HAS_ON_HEADERS_COMPLETE, HPE_USER } = workspace.layout;
+const { REQUEST, RESPONSE, kOnMessageBegin, kOnHeaders, kOnHeadersComplete, kOnBody,
+  kOnMessageComplete, kOnExecute } = line.statics;
+// The running line's behaviours (./node-line.js), as constants of this module.
+const { limitsHeaderPairs, keepsHandlers, handlerLookupDropsException, headersThrowIsLate,
+  headersThrowHidesResult } = line;
 
 const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
 // AsyncResource options, one object for every initialize().
 const MANUAL_DESTROY = Object.freeze({ requireManualDestroy: true });
 const MAX_INT32 = 2 ** 31 - 1;
+const EMPTY = Buffer.alloc(0);
+// A finish() called from inside a handler, kept for later (see queueNested()).
+const FINISH = Symbol('finish');
+
+const runPendingTicks = typeof process._tickCallback === 'function' ?
+  process._tickCallback : () => {};
 
 let defaultMaxHeaderSize = 0;
 function maxHeaderSizeOption() {
@@ -41,8 +61,8 @@ function toBytes(data) {
 
 class HTTPParser {
   constructor() {
-    // The seven handler slots exist from the start: a missing slot would be
-    // a hole that every lookup resolves through the prototype chain.
+    // The seven handler keys exist from the start: a missing one would be a
+    // hole that every lookup resolves through the prototype chain.
     this[0] = null;
     this[1] = null;
     this[2] = null;
@@ -50,16 +70,6 @@ class HTTPParser {
     this[4] = null;
     this[5] = null;
     this[6] = null;
-    this._replay = new Replay(this);
-    // Handlers run in the async context initialize() was called in, as the
-    // built-in's do (AsyncLocalStorage stores included).
-    this._asyncResource = null;
-    this._destroyed = true;
-    this._closed = false;
-    this._consumedSocket = null;
-    this._connections = null;     // the ConnectionsList it is in (./connections.js)
-    // Lazy mode: kOnHeadersComplete gets no header array (docs/api.md).
-    this.lazyHeaders = false;
     // The properties Node's lib puts on a parser, present from the start so
     // that every parser has the same shape.
     this._headers = [];
@@ -71,8 +81,43 @@ class HTTPParser {
     this.onIncoming = null;
     this.joinDuplicateHeaders = null;
     this._consumed = false;
+    // Lazy mode: kOnHeadersComplete gets no header array (docs/api.md).
+    this.lazyHeaders = false;
+    this._slot = binding.create(this); // native state, freed with this object or by close()
+    this._head = new Head();
+    this._type = REQUEST;
+    this._closed = false;
+    // Handlers run in the async context initialize() was called in, as the
+    // built-in's do (AsyncLocalStorage stores included).
+    this._asyncResource = null;
+    this._destroyed = true;
+    this._silenced = false;       // remove() from 24 on: no events until initialize()
+    this._keptHandlers = null;    // 26 on: see handler()
+    this._connections = null;     // the ConnectionsList it is in (./connections.js)
+    this._initStartMs = 0;        // the clock initialize() started for that list
+    this._inMessage = false;      // as of the event being delivered, see _messageStart()
+    this._begunSinceInit = false;
+    // What the core gets with the next call: CMD_* bits and their arguments.
+    this._commands = 0;
+    this._maxHeaderSize = 0;
+    this._lenientFlags = 0;
+    this._handlerBits = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE; // as the core knows them
+    this._maxPairs = 0;
+    // The call being delivered: its workspace and bytes (or, during
+    // kOnExecute, the consumed read's).
+    this._ws = null;
+    this._input = null;
+    this._inputLength = 0;
+    this._consumedSocket = null;
+    this._readingSocket = null;   // the consumed socket, during one of its reads
+    this._nested = null;          // what handlers gave execute()/finish(), see queueNested()
+    this._whenCompleteArg = null; // see [hooks.whenComplete]
+    this._whenCompleteFn = null;
   }
 
+  // A new stream of `type`; the core starts over as the next call begins. (A
+  // pause or resume still pending is dropped; a new handler set or pair
+  // limit is not.)
   initialize(type, resource, maxHeaderSize, lenientFlags, connectionsList, options) {
     if (this._closed) return;
     if (type !== REQUEST && type !== RESPONSE) {
@@ -96,52 +141,59 @@ class HTTPParser {
     if (connectionsList !== undefined && connectionsList !== null && connections.track(this, connectionsList)) {
       this._connections = connectionsList;
     }
-    const startMs = this._connections !== null ? connections.nowMs() : 0;
-    this._replay.reset(type, this._asyncResource, max > MAX_INT32 ? MAX_INT32 : max,
-      (lenientFlags | 0) & line.lenientMask, startMs);
+    this._initStartMs = this._connections !== null ? clock.nowMs() : 0;
+    this._type = type;
+    this._silenced = false;
+    this._begunSinceInit = false;
+    this._keptHandlers = null;
+    this._commands = CMD_RESET | (this._commands & (CMD_HANDLERS | CMD_MAX_PAIRS));
+    this._maxHeaderSize = max > MAX_INT32 ? MAX_INT32 : max;
+    this._lenientFlags = (lenientFlags | 0) & line.lenientMask;
+    this._head.clear();
   }
 
   execute(data) {
     if (this._closed) return undefined;
     const bytes = data instanceof Uint8Array ? data : toBytes(data);
-    return this._replay.feed(bytes, bytes.length);
+    return call(this, bytes, bytes.length);
   }
 
   finish() {
     if (this._closed) return undefined;
-    return this._replay.finish();
+    return call(this, null, 0);
   }
 
-  // ---- header access without materialising everything (docs/api.md) ----
+  // ---- the current message's head (./head.js, docs/api.md) ----
 
-  // All headers of the current message as [name, value, ...], or [] outside
-  // the window from headers complete to the next message's begin.
   getAllHeaders() {
-    return this._replay.allHeaders();
+    return this._head.getAllHeaders(this._ws);
   }
 
-  // The trailers of the current message, with the same rules.
   getAllTrailers() {
-    return this._replay.allTrailers();
+    return this._head.getAllTrailers(this._ws);
   }
 
-  // The first value whose name matches `name` (ASCII case-insensitive), or
-  // undefined. Makes no string but the value.
   getHeader(name) {
     if (typeof name !== 'string') throw new TypeError('The "name" argument must be a string');
-    return this._replay.header(name);
+    return this._head.getHeader(this._ws, name);
   }
 
   // ---- lifecycle ----
 
   pause() {
-    if (!this._closed) this._replay.pause();
+    if (!this._closed) this._command(CMD_PAUSE, CMD_RESUME);
   }
 
   resume() {
-    if (!this._closed) this._replay.resume();
+    if (!this._closed) this._command(CMD_RESUME, CMD_PAUSE);
   }
 
+  // Command `bit` for the next call, in place of `cancelled`.
+  _command(bit, cancelled) {
+    this._commands = (this._commands & ~cancelled) | bit;
+  }
+
+  // The native state goes now, or when the call under way ends.
   close() {
     if (this._closed) return;
     this.unconsume();
@@ -149,7 +201,7 @@ class HTTPParser {
     this._untrack();
     // (Not this.free(): node:http's tests replace it on a parser.)
     this._emitDestroy();
-    this._replay.close();
+    if (this._ws === null) binding.close(this._slot);
   }
 
   free() {
@@ -164,7 +216,7 @@ class HTTPParser {
 
   remove() {
     if (this._closed) return;
-    if (line.removeSilences) this._replay.silence();
+    if (line.removeSilences) this._silenced = true;
     this._untrack();
   }
 
@@ -182,11 +234,12 @@ class HTTPParser {
     if (readPath.consume(this, this.socket, handle)) this._consumedSocket = this.socket;
   }
 
+  // (No more ticks drained during a read under way.)
   unconsume() {
     const socket = this._consumedSocket;
     if (socket === null) return;
     this._consumedSocket = null;
-    this._replay.unconsumed();
+    this._readingSocket = null;
     readPath.unconsume(socket);
   }
 
@@ -194,44 +247,99 @@ class HTTPParser {
   // reported to kOnExecute), as the built-in's.
   getCurrentBuffer() {
     if (this._closed) return undefined;
-    return this._replay.currentBuffer();
+    const bytes = this._input;
+    if (bytes === null) return Buffer.alloc(0);
+    // (Bytes a handler detached or shrank are copied as they are now.)
+    const length = Math.min(this._inputLength, bytes.length);
+    return length === 0 ? Buffer.alloc(0) : Buffer.from(bytes.subarray(0, length));
   }
 
   // duration() where the line has it (see the end of this file).
   _duration() {
     if (this._closed) return undefined;
-    const start = this._replay.messageStart(connections.nowMs);
-    // The core stamps message starts with the clock nowMs() reads.
-    return start === 0 ? 0 : connections.nowMs() - start;
+    return clock.sinceMs(this._messageStart());
   }
 
-  // headersCompleted() where the line has it; lib/connections.js asks it too.
+  // headersCompleted() where the line has it; lib/connections.js asks it
+  // too: whether the current message's headers completed, as of the event
+  // being delivered during a call.
   _headersCompleted() {
     if (this._closed) return undefined;
-    return this._replay.headersCompleted();
+    if (this._ws !== null) return this._head.completed;
+    if ((this._commands & CMD_RESET) !== 0) return false;
+    return binding.headersComplete(this._slot);
   }
 
-  // ---- hooks for the other modules of lib/ (./hooks.js) ----
+  // The begin of the message under way in ms (0: none). During a call, as
+  // of the event being delivered, as the built-in's is (a request handler
+  // runs before its message completes: not idle for closeIdleConnections());
+  // else as of the end of the last call, or the clock initialize() started
+  // while no message has begun.
+  _messageStart() {
+    if (this._closed) return 0;
+    if (this._ws !== null) {
+      if (!this._inMessage) return 0;
+      const start = clock.stampOf(this._slot);
+      return start !== 0 ? start : clock.nowMs();
+    }
+    const start = (this._commands & CMD_RESET) !== 0 ? 0 : clock.stampOf(this._slot);
+    return start !== 0 ? start : this._begunSinceInit ? 0 : this._initStartMs;
+  }
 
-  // bytes[0, length), read from the consumed socket (./read-path.js).
+  // ---- the named hooks of the other modules of lib/ (./parser-hooks.js) ----
+
   [hooks.readConsumed](bytes, length) {
-    if (!this._closed && this._consumedSocket !== null) this._replay.consumedRead(this._consumedSocket, bytes, length);
+    if (this._closed || this._consumedSocket === null) return;
+    if (this._ws !== null) {
+      queueNested(this, Buffer.from(bytes.subarray(0, length)));
+      return;
+    }
+    // As the built-in's C++ handles a read: parse, then kOnExecute(result),
+    // during which getCurrentBuffer() is the read (node:http's rawPacket of
+    // a parse error, the head of an upgrade). Pending ticks run after each
+    // kOnBody and kOnHeaders handler, as they do after the built-in's
+    // callbacks.
+    let result;
+    this._readingSocket = this._consumedSocket;
+    try {
+      result = call(this, bytes, length);
+    } finally {
+      this._readingSocket = null;
+    }
+    const cb = this[kOnExecute];
+    if (typeof cb !== 'function') return;
+    this._input = bytes;
+    this._inputLength = length;
+    try {
+      cb.call(this, result);
+    } finally {
+      this._input = null;
+    }
   }
 
   [hooks.messageStart]() {
-    return this._replay.messageStart(connections.nowMs);
+    return this._messageStart();
   }
 
   [hooks.begunSinceInit]() {
-    return this._replay.begunSinceInit;
+    return this._begunSinceInit;
   }
 
+  // For callers that act on a message once it has completed: when `msg` is
+  // the parser's incoming message, being delivered, and its end is among the
+  // events of this call, fn(msg) is called once it completes, or at the end
+  // of this call in any case. Returns whether it took it on.
   [hooks.whenComplete](msg, fn) {
-    return this._replay.whenComplete(msg, fn);
+    const ws = this._ws;
+    if (ws === null || this.incoming !== msg || this._whenCompleteArg !== null) return false;
+    if (!ws.completesAfter(ws.at)) return false;
+    this._whenCompleteArg = msg;
+    this._whenCompleteFn = fn;
+    return true;
   }
 
   [hooks.coreStats]() {
-    return this._replay.stats();
+    return binding.stats(this._slot);
   }
 }
 
@@ -248,6 +356,294 @@ for (const [name, has, method] of [['duration', line.hasDuration, '_duration'],
   Object.defineProperty(HTTPParser.prototype, name,
     { value: HTTPParser.prototype[method], writable: true, configurable: true, enumerable: false });
 }
+
+// ---- one call of the core, and the delivery of its events ----
+
+// Parses bytes[0, length) (null: finish()) and delivers the events; returns
+// what execute() (finish()) does.
+function call(parser, bytes, length) {
+  if (parser._ws !== null) return queueNested(parser, bytes === null ? FINISH : Buffer.from(bytes.subarray(0, length)));
+  noteSettings(parser);
+  const ws = workspace.borrow();
+  if (parser._commands !== 0) {
+    ws.commands(parser._commands, parser._type, parser._maxHeaderSize, parser._lenientFlags, parser._handlerBits,
+      parser._maxPairs);
+  }
+  parser._head.clearWindow();
+  try {
+    if (bytes === null) ws.finish(parser._slot);
+    else ws.parse(parser._slot, bytes, length);
+    parser._commands = 0;
+  } catch (err) {
+    workspace.giveBack(ws);
+    throw err;
+  }
+  // (finish() answers what the core left before any handler ran: it has
+  // no bytes to re-parse.)
+  let result = bytes !== null ? undefined : ws.failed() ? ws.error() : undefined;
+  if (ws.eventCount() === 0) {
+    if (bytes !== null) result = ws.result();
+    workspace.giveBack(ws);
+    return result;
+  }
+  parser._ws = ws;
+  parser._input = bytes === null ? EMPTY : bytes;
+  parser._inputLength = length;
+  let delivered = false;
+  try {
+    const scope = parser._asyncResource;
+    const r = scope === null ? deliverAll(parser) : scope.runInAsyncScope(deliverThis, parser);
+    if (bytes !== null) result = r;
+    delivered = true;
+  } finally {
+    endCall(parser, ws);
+    if (!delivered) parser._nested = null;
+    if (parser._whenCompleteArg !== null) runWhenComplete(parser);
+  }
+  return parser._nested === null ? result : runNested(parser, result);
+}
+
+// The built-in looks its handlers up at each callback, and without a
+// kOnHeaders or kOnHeadersComplete function it keeps headers pending
+// differently: tell the core which exist. From 22 on it also limits a
+// request's header pairs to the parser's maxHeaderPairs. (Both sampled
+// once per call.)
+function noteSettings(parser) {
+  const has = (typeof peekHandler(parser, kOnHeaders) === 'function' ? HAS_ON_HEADERS : 0) |
+    (typeof peekHandler(parser, kOnHeadersComplete) === 'function' ? HAS_ON_HEADERS_COMPLETE : 0);
+  if (has !== parser._handlerBits) {
+    parser._handlerBits = has;
+    parser._commands |= CMD_HANDLERS;
+  }
+  if (limitsHeaderPairs) {
+    const max = parser.maxHeaderPairs;
+    const pairs = typeof max === 'number' && max > 0 ? Math.min(Math.floor(max), MAX_INT32) : 0;
+    if (pairs !== parser._maxPairs) {
+      parser._maxPairs = pairs;
+      parser._commands |= CMD_MAX_PAIRS;
+    }
+  }
+}
+
+// The call is over: the workspace goes back. What getAllHeaders() must
+// still answer is frozen in lazy mode, until the next message begins;
+// otherwise nothing of the head outlives the call (docs/api.md).
+function endCall(parser, ws) {
+  if (parser.lazyHeaders) parser._head.freeze(ws);
+  parser._ws = null;
+  parser._input = null;
+  workspace.giveBack(ws);
+  if (parser._closed) binding.close(parser._slot);
+}
+
+// execute() or finish() called from inside one of this parser's handlers,
+// as a stream that emits 'data' synchronously does when a handler's event
+// pushes to it (Node's test-http-parser-multiple-execute). The bytes come
+// after the buffer whose events are being delivered: they are parsed (or
+// the finish done) once those are delivered, before the outer call
+// returns. What it returns now: the length, as if parsed (or undefined).
+function queueNested(parser, what) {
+  if (parser._nested === null) parser._nested = [];
+  parser._nested.push(what);
+  return what === FINISH ? undefined : what.length;
+}
+
+// Runs what queueNested() kept, in order. The outer call's result stands
+// unless it is clean and one of these fails: then that error is the
+// result (it reaches the connection as if the bytes had come in the next
+// read), and what was kept after it is dropped, as the parser stays failed.
+function runNested(parser, result) {
+  const queue = parser._nested;
+  parser._nested = null;
+  if (result instanceof Error) return result;
+  for (let i = 0; i < queue.length && !parser._closed; i++) {
+    const what = queue[i];
+    const r = what === FINISH ? parser.finish() : parser.execute(what);
+    if (r instanceof Error) return r;
+  }
+  return result;
+}
+
+function runWhenComplete(parser) {
+  const arg = parser._whenCompleteArg;
+  const fn = parser._whenCompleteFn;
+  parser._whenCompleteArg = null;
+  parser._whenCompleteFn = null;
+  fn(arg);
+}
+
+// ---- delivery ----
+
+// deliverAll(this): runInAsyncScope() would pass an argument in an array.
+function deliverThis() {
+  return deliverAll(this);
+}
+
+// The handler under `key` (kOn*), looked up as the built-in does: from 26
+// on, the first function found in kOnHeadersComplete, kOnBody or
+// kOnMessageComplete is kept until initialize().
+function handler(parser, key) {
+  if (!keepsHandlers || key < kOnHeadersComplete) return parser[key];
+  const kept = parser._keptHandlers;
+  if (kept !== null && kept[key] !== null) return kept[key];
+  const cb = parser[key];
+  if (typeof cb === 'function') {
+    if (kept === null) parser._keptHandlers = [null, null, null, null, null];
+    parser._keptHandlers[key] = cb;
+  }
+  return cb;
+}
+
+// The same without keeping what it finds.
+function peekHandler(parser, key) {
+  const kept = parser._keptHandlers;
+  return kept !== null && key >= kOnHeadersComplete && kept[key] !== null ? kept[key] : parser[key];
+}
+
+// Delivers the call's events to the kOn* handlers; returns what execute()
+// does. A handler that throws stops parsing there (the core rewinds and
+// fails at that event), except kOnMessageBegin and kOnHeaders: the
+// built-in goes on parsing after those and may throw at the end (see
+// lateError below and ./node-line.js).
+function deliverAll(parser) {
+  const ws = parser._ws;
+  const input = parser._input;
+  let count = ws.eventCount();
+  // The exception of the last kOnMessageBegin / kOnHeaders that threw, as
+  // long as the built-in would still throw it from execute().
+  let late = false;
+  let lateError;
+  let headersThrew = false;
+  for (let i = 0; i < count; i++) {
+    // (A parser removed by a handler delivers nothing more, from 24 on.)
+    if (parser._silenced) break;
+    const kind = ws.kind(i);
+    // (22 on: the built-in's lookup of the next handler drops it.)
+    if (handlerLookupDropsException) late = false;
+    let answer = 0;
+    try {
+      ws.at = i;
+      answer = deliver(parser, kind, i, input);
+    } catch (err) {
+      if (kind === MESSAGE_BEGIN || (kind === HEADERS && headersThrowIsLate)) {
+        late = true;
+        lateError = err;
+      }
+      if (kind === HEADERS) headersThrew = true;
+      if (kind === MESSAGE_BEGIN || kind === HEADERS) continue;
+      // (finish() has no buffer to re-parse: the built-in leaves the
+      // parser where it was then. A throw in kOnBody is the built-in's
+      // HPE_USER; in the others, llhttp's callback error.)
+      if (input !== EMPTY) ws.rewindFail(parser._slot, input, parser._inputLength, i, kind === BODY ? HPE_USER : -1);
+      throw err;
+    }
+    // (Not while the socket holds buffered data: a tick resuming it would
+    // hand that data to this parser's execute() in the middle of this one.)
+    const socket = parser._readingSocket;
+    if (socket !== null && (kind === BODY || kind === HEADERS) && socket.readableLength === 0) {
+      const scope = parser._asyncResource;
+      runPendingTicks();
+      // A tick may have closed the parser or given it to a new connection
+      // (initialize() makes a new async resource).
+      if (parser._closed || parser._asyncResource !== scope) return ws.result();
+    }
+    if (answer !== 0) {
+      ws.rewindAnswer(parser._slot, input, parser._inputLength, i, answer);
+      count = ws.eventCount();
+    }
+  }
+  // (An upgrade resumes llhttp, which also undoes a pause() made by a
+  // handler of this call.)
+  if (ws.upgraded()) parser._commands &= ~CMD_PAUSE;
+  if (headersThrew && headersThrowHidesResult) {
+    if (late) throw lateError;
+    return undefined;
+  }
+  if (late && (!ws.failed() || !handlerLookupDropsException)) throw lateError;
+  return ws.result();
+}
+
+// Calls the handler of event `i`; returns kOnHeadersComplete's answer.
+function deliver(parser, kind, i, input) {
+  switch (kind) {
+    case MESSAGE_BEGIN: {
+      parser._inMessage = true;
+      parser._begunSinceInit = true;
+      parser._head.clear();
+      const cb = handler(parser, kOnMessageBegin);
+      if (typeof cb === 'function') cb.call(parser);
+      return 0;
+    }
+    case HEADERS:
+      return onHeaders(parser, i);
+    case HEADERS_COMPLETE:
+      return onHeadersComplete(parser, i);
+    case BODY: {
+      const cb = handler(parser, kOnBody);
+      if (typeof cb === 'function') {
+        const start = parser._ws.bodyStart(i);
+        // The built-in hands over a copy: the input may be reused.
+        cb.call(parser, Buffer.from(input.subarray(start, start + parser._ws.bodyLength(i))));
+      }
+      return 0;
+    }
+    case MESSAGE_COMPLETE: {
+      parser._inMessage = false;
+      const cb = handler(parser, kOnMessageComplete);
+      if (typeof cb === 'function') cb.call(parser);
+      if (parser._whenCompleteArg !== null) runWhenComplete(parser);
+      return 0;
+    }
+  }
+  return 0;
+}
+
+// kOnHeaders: an early flush of header pairs (with the URL so far), or
+// trailers. (Out of deliver(), which stays small enough to be inlined.)
+function onHeaders(parser, i) {
+  const ws = parser._ws;
+  const lazy = parser.lazyHeaders;
+  parser._head.flushed(ws, i, lazy);
+  const cb = handler(parser, kOnHeaders);
+  if (typeof cb !== 'function') return 0;
+  if (!lazy) {
+    const first = ws.firstPair(i);
+    const count = ws.pairCount(i);
+    // (Flat strings when the head is still arriving after this call:
+    // node:http keeps a flush's strings meanwhile, maybe long, and slices
+    // of the call's text would keep that text. Made natively, they cost
+    // more time: only then.)
+    if (ws.headEndsAfter(i)) cb.call(parser, ws.headerArray(first, count), ws.eventText(i));
+    else cb.call(parser, ws.flatHeaderArray(first, count), ws.flatEventText(i));
+  }
+  // Lazy mode: header flushes are not delivered; trailers are, without an
+  // array.
+  else if (parser._head.completed) cb.call(parser, undefined, ws.eventText(i));
+  return 0;
+}
+
+// kOnHeadersComplete; returns its answer. Its arguments come from the
+// event: values handed over in fields would cost a write barrier each.
+// (Without a handler the core keeps the pairs pending: they leave with the
+// trailers.)
+function onHeadersComplete(parser, i) {
+  const ws = parser._ws;
+  const head = parser._head;
+  head.complete(ws, i);
+  const cb = handler(parser, kOnHeadersComplete);
+  if (typeof cb !== 'function') return 0;
+  const request = parser._type === REQUEST;
+  const lazy = parser.lazyHeaders;
+  const headers = lazy || ws.pairCount(i) === -1 ? undefined : head.headersFor(ws, i);
+  const text = head.textFor(ws, i, lazy, request);
+  const ret = cb.call(parser, ws.major(i), ws.minor(i), headers,
+    request ? ws.method(i) : undefined, request ? text : undefined,
+    request ? undefined : ws.statusCode(i), request ? undefined : text,
+    ws.upgrade(i), ws.keepAlive(i));
+  // The built-in converts with IntegerValue() and keeps 32 bits.
+  return (+ret) | 0;
+}
+
 
 module.exports = {
   HTTPParser,

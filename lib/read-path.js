@@ -18,8 +18,8 @@
 // callback being onSharedRead (onCopiedRead once given back).
 //
 // A read is the start of the shared buffer, valid until the next read of any
-// connection. The parser copies what it hands out: header bytes go into its
-// slab, bodies to kOnBody as copies, and getCurrentBuffer() (what node:http
+// connection. The parser copies what it hands out: header strings are made
+// from the read, bodies go to kOnBody as copies, and getCurrentBuffer() (what node:http
 // makes a parse error's rawPacket and an upgrade's head of) is a copy.
 //
 // Anything unusual (a paused or non-flowing socket, buffered data, end of

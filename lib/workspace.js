@@ -4,11 +4,13 @@
 //
 // A call of the core borrows a workspace: the state block, event list and
 // pair table of one nesting depth of this thread, which the core writes and
-// JavaScript reads through typed arrays made once per thread. A parser owns
-// only its slot number (its native state). The replay of a call
-// (./replay.js) reads its events and the strings of its head here, until it
-// gives the workspace back; a handler that executes another parser meanwhile
-// borrows the next depth. How the pieces fit: docs/architecture.md.
+// JavaScript reads through typed arrays made once per thread. The parser
+// (./parser.js) makes its calls and delivers their events through it, and
+// the head (./head.js) cuts its strings here, until the parser gives the
+// workspace back; a handler that executes another parser meanwhile borrows
+// the next depth. Nothing here belongs to one parser: a parser's native
+// state is its slot, which ./parser.js owns. How the pieces fit:
+// docs/architecture.md.
 
 const binding = require('./native');
 
@@ -48,7 +50,7 @@ const {
   EV_HTTP_MINOR, EV_MESSAGE_NUMBER, EV_BODY_START, EV_BODY_LENGTH, EVENT_SLOTS, HC_UPGRADE,
   HC_KEEP_ALIVE, PAIR_NAME_START, PAIR_NAME_END, PAIR_VALUE_START, PAIR_VALUE_END, PAIR_KNOWN_NAME,
   PAIR_SLOTS, WS_EVENTS, WS_NREAD, WS_ERROR, WS_UPGRADED, WS_GENERATION, WS_COMMANDS, WS_TYPE,
-  WS_MAX_HEADER, WS_LENIENT, WS_HANDLERS, WS_MAX_PAIRS, HPE_USER,
+  WS_MAX_HEADER, WS_LENIENT, WS_HANDLERS, WS_MAX_PAIRS,
   REWIND_ANSWER, REWIND_FAIL, EV_BODY, MAX_DEPTH,
 } = layout;
 
@@ -71,12 +73,7 @@ class Workspace {
     this.events = null;  // Int32Array: the event list
     this.pairs = null;   // Int32Array: the pair table
     this.text = undefined; // the text of the last call (undefined: none)
-    // The header and trailer pairs of the message being delivered that this
-    // call's events delivered (./replay.js freezes what must outlive it).
-    this.headerFirst = 0;
-    this.headerCount = 0;
-    this.trailerFirst = 0;
-    this.trailerCount = 0;
+    this.at = -1;        // the event being delivered
     this.views();
   }
 
@@ -97,6 +94,12 @@ class Workspace {
 
   // ---- calls of parser `slot` ----
 
+  // The addon's calls name a parser's slot and the workspace they use as one
+  // number (one argument, read without an object).
+  slotAtDepth(slot) {
+    return slot * MAX_DEPTH + this.depth;
+  }
+
   // Commands (CMD_* bits) and their arguments for the parser about to be
   // called: applied as its call begins.
   commands(bits, type, maxHeaderSize, lenientFlags, handlers, maxPairs) {
@@ -111,25 +114,25 @@ class Workspace {
 
   // Parses bytes[0, length) (a Uint8Array) with the parser in `slot`.
   parse(slot, bytes, length) {
-    this.called(binding.execute(slot * MAX_DEPTH + this.depth, bytes, length));
+    this.called(binding.execute(this.slotAtDepth(slot), bytes, length));
   }
 
   finish(slot) {
-    this.called(binding.finish(slot * MAX_DEPTH + this.depth));
+    this.called(binding.finish(this.slotAtDepth(slot)));
   }
 
   // Re-parses bytes[0, length) (the last parsed) from the start, the
   // handler of event `index` having answered `answer` (lhn_parser_rewind()).
   // (Bytes a handler detached or shrank are re-parsed as they are now.)
   rewindAnswer(slot, bytes, length, index, answer) {
-    this.called(binding.rewind(slot * MAX_DEPTH + this.depth, bytes, Math.min(length, bytes.length), index,
+    this.called(binding.rewind(this.slotAtDepth(slot), bytes, Math.min(length, bytes.length), index,
       REWIND_ANSWER, answer, 0));
   }
 
-  // The same, the handler of event `index` having thrown.
-  rewindFail(slot, bytes, length, index) {
-    const code = this.kind(index) === EV_BODY ? HPE_USER : -1;
-    this.called(binding.rewind(slot * MAX_DEPTH + this.depth, bytes, Math.min(length, bytes.length), index,
+  // The same, the handler of event `index` having thrown: that callback fails
+  // with `code` (HPE_USER, or -1 for llhttp's callback error).
+  rewindFail(slot, bytes, length, index, code) {
+    this.called(binding.rewind(this.slotAtDepth(slot), bytes, Math.min(length, bytes.length), index,
       REWIND_FAIL, 0, code));
   }
 
@@ -213,19 +216,19 @@ class Workspace {
     return this.events[i * EVENT_SLOTS + EV_HEADER_PAIRS];
   }
 
+  // The URL or status text an event carries.
+  eventText(i) {
+    const at = i * EVENT_SLOTS;
+    return this.text === undefined ? '' :
+      this.text.substring(this.events[at + EV_TEXT_START], this.events[at + EV_TEXT_END]);
+  }
+
   // The same as a flat copy (see flatHeaderArray()).
   flatEventText(i) {
     const at = i * EVENT_SLOTS;
     const start = this.events[at + EV_TEXT_START];
     const end = this.events[at + EV_TEXT_END];
     return start === end || this.text === undefined ? '' : binding.flatString(this.text, start, end);
-  }
-
-  // The URL or status text an event carries.
-  eventText(i) {
-    const at = i * EVENT_SLOTS;
-    return this.text === undefined ? '' :
-      this.text.substring(this.events[at + EV_TEXT_START], this.events[at + EV_TEXT_END]);
   }
 
   flags(i) {
@@ -260,25 +263,6 @@ class Workspace {
     return (this.events[i * EVENT_SLOTS + EV_FLAGS] & HC_KEEP_ALIVE) !== 0;
   }
 
-  // ---- the delivered pairs of the message being delivered ----
-
-  clearWindow() {
-    this.headerCount = 0;
-    this.trailerCount = 0;
-  }
-
-  // Pairs [first, first + count) are headers (trailers) of the message
-  // being delivered; a call's are contiguous.
-  addHeaders(first, count) {
-    if (this.headerCount === 0) this.headerFirst = first;
-    this.headerCount += count;
-  }
-
-  addTrailers(first, count) {
-    if (this.trailerCount === 0) this.trailerFirst = first;
-    this.trailerCount += count;
-  }
-
   // ---- header strings ----
 
   // [name, value, ...] of pairs [first, first + count). Well-known names
@@ -289,7 +273,7 @@ class Workspace {
     const text = this.text;
     for (let i = 0, p = first * PAIR_SLOTS; i < count; i++, p += PAIR_SLOTS) {
       const known = pairs[p + PAIR_KNOWN_NAME];
-      out[2 * i] = known !== 0 ? KNOWN_NAMES[known - 1] :
+      out[2 * i] = known !== 0 ? knownName(known) :
         text.substring(pairs[p + PAIR_NAME_START], pairs[p + PAIR_NAME_END]);
       out[2 * i + 1] = text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
     }
@@ -300,6 +284,19 @@ class Workspace {
   // the flush of a head still arriving, whose strings node:http keeps.
   flatHeaderArray(first, count) {
     return count === 0 ? [] : binding.headerStrings(this.depth, first, count, this.text);
+  }
+
+  // A copy of the records of pairs [first, first + count) (slots PAIR_*),
+  // their text offsets moved by `shift`: for pairs read after the call, in
+  // a text that has `shift` characters before this call's.
+  copyPairs(first, count, shift) {
+    const pairs = this.pairs;
+    const from = first * PAIR_SLOTS;
+    const out = new Array(count * PAIR_SLOTS);
+    for (let k = 0; k < out.length; k++) {
+      out[k] = k % PAIR_SLOTS === PAIR_KNOWN_NAME ? pairs[from + k] : pairs[from + k] + shift;
+    }
+    return out;
   }
 
   // The first value among pairs [first, first + count) whose name is `name`
@@ -318,6 +315,11 @@ class Workspace {
     }
     return undefined;
   }
+}
+
+// The well-known header name a pair's PAIR_KNOWN_NAME (not 0) stands for.
+function knownName(known) {
+  return KNOWN_NAMES[known - 1];
 }
 
 // Whether text[start, start + name.length) is `name`, ASCII case-insensitive.
@@ -339,8 +341,8 @@ const workspaces = [];
 let depth = 0;
 
 // The workspace of the next call on this thread, until giveBack(): the
-// calls of one parser's replay (its execute, its rewinds) use it; a call
-// made meanwhile by a handler takes the next one.
+// calls of one parser's execute() or finish() (the parse, its rewinds) use
+// it; a call made meanwhile by a handler takes the next one.
 function borrow() {
   const d = depth++;
   const ws = workspaces[d];
@@ -351,65 +353,14 @@ function giveBack(ws) {
   depth = ws.depth;
 }
 
-// ---- pairs that outlive their call ----------------------------------------------
-
-// Pairs [first, first + count) of ws's last call, frozen after those of
-// `frozen` (null: none): the text and a copy of their offsets, so that they
-// are still read after the workspace serves other calls. Cuts no string.
-function freezePairs(frozen, ws, first, count) {
-  if (count === 0) return frozen;
-  const base = frozen === null ? 0 : frozen.text.length;
-  const offsets = frozen === null ? [] : frozen.offsets;
-  const pairs = ws.pairs;
-  for (let p = first * PAIR_SLOTS, end = (first + count) * PAIR_SLOTS; p < end; p += PAIR_SLOTS) {
-    offsets.push(base + pairs[p + PAIR_NAME_START], base + pairs[p + PAIR_NAME_END],
-      base + pairs[p + PAIR_VALUE_START], base + pairs[p + PAIR_VALUE_END]);
-  }
-  return { text: frozen === null ? ws.text : frozen.text + ws.text, offsets };
-}
-
-// [name, value, ...] of the frozen pairs, then of pairs [first, first +
-// count) of ws (during its call).
-function pairArray(frozen, ws, first, count) {
-  const out = [];
-  if (frozen !== null) {
-    const { text, offsets } = frozen;
-    for (let k = 0; k < offsets.length; k += 4) {
-      out.push(text.substring(offsets[k], offsets[k + 1]), text.substring(offsets[k + 2], offsets[k + 3]));
-    }
-  }
-  if (count === 0) return out;
-  const live = ws.headerArray(first, count);
-  return out.length === 0 ? live : out.concat(live);
-}
-
-// The first value among the same pairs whose name is `name` (ASCII
-// case-insensitive), or undefined.
-function pairValue(frozen, ws, first, count, name) {
-  if (frozen !== null) {
-    const { text, offsets } = frozen;
-    for (let k = 0; k < offsets.length; k += 4) {
-      if (offsets[k + 1] - offsets[k] === name.length && sameName(text, offsets[k], name)) {
-        return text.substring(offsets[k + 2], offsets[k + 3]);
-      }
-    }
-  }
-  return count === 0 ? undefined : ws.headerValue(first, count, name);
-}
-
 module.exports = {
   borrow,
   giveBack,
-  freezePairs,
-  pairArray,
-  pairValue,
+  knownName,
+  sameName,
   checkLayout,
   layout,
-  create: binding.create,
-  close: binding.close,
-  messageStart: binding.messageStart,
-  headersComplete: binding.headersComplete,
-  stats: binding.stats,
+  // The thread's working memory: its workspaces and pool (tests, benchmarks).
   memory: binding.memory,
   EVENT: { MESSAGE_BEGIN: EV_MESSAGE_BEGIN, HEADERS: EV_HEADERS, HEADERS_COMPLETE: EV_HEADERS_COMPLETE,
     BODY: EV_BODY, MESSAGE_COMPLETE: EV_MESSAGE_COMPLETE },

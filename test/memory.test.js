@@ -18,7 +18,7 @@ const ROOT = path.resolve(__dirname, '..');
 // Native bytes of an idle parser: its record in the binding (the core's
 // llhttp state and counters, the slot). Measured 264 on x64.
 const NATIVE_BUDGET = 320;
-// JavaScript bytes of an idle parser (HTTPParser, its Replay, the
+// JavaScript bytes of an idle parser (HTTPParser, its Head, the
 // AsyncResource of initialize()), by heap snapshot. Measured 449 on Node 20
 // and 457 on 22-26 (x64, pointer compression off).
 const JS_BUDGET = 560;
@@ -71,7 +71,7 @@ test('an idle parser\'s JavaScript objects stay within their budget (heap snapsh
     const bytes = {};
     for (let i = 0; i < snap.nodes.length; i += f.length) {
       const n = snap.strings[snap.nodes[i + name]];
-      if (n === 'HTTPParser' || n === 'Replay' || n === 'AsyncResource') bytes[n] = (bytes[n] || 0) + snap.nodes[i + size];
+      if (n === 'HTTPParser' || n === 'Head' || n === 'AsyncResource') bytes[n] = (bytes[n] || 0) + snap.nodes[i + size];
     }
     for (const k of Object.keys(bytes)) bytes[k] = Math.round(bytes[k] / N);
     console.log(JSON.stringify(bytes));
@@ -82,7 +82,7 @@ test('an idle parser\'s JavaScript objects stay within their budget (heap snapsh
   assert.strictEqual(r.status, 0, r.stderr);
   const bytes = JSON.parse(r.stdout);
   const total = Object.values(bytes).reduce((a, b) => a + b, 0);
-  assert.ok(bytes.Replay > 0 && bytes.HTTPParser > 0, r.stdout);
+  assert.ok(bytes.Head > 0 && bytes.HTTPParser > 0, r.stdout);
   assert.ok(total <= JS_BUDGET, `${total} bytes of JavaScript objects per idle parser (${r.stdout.trim()}), budget ${JS_BUDGET}`);
 });
 
