@@ -160,6 +160,8 @@ class HTTPParser {
 
   finish() {
     if (this._closed) return undefined;
+    // (The consumed socket ended: the timer refresh of its last read is due.)
+    if (this._consumedSocket !== null) readPath.endOfStream(this._consumedSocket);
     return call(this, null, 0);
   }
 

@@ -30,9 +30,11 @@
 // (kUpdateTimer); the built-in's C++ reads of a consumed socket do not, and
 // node:http's onParserExecute refreshes it after the parse. A consumed
 // socket's refresh therefore waits (see deferRefresh()): dropped for a read
-// that goes straight to the parser, done before the stream gets anything
-// else (a read taking the normal path, the end of the stream). A socket whose handle cannot read into a buffer of ours
-// (TLS) keeps Node's reads, taken at its push() instead.
+// that goes straight to the parser, done before the stream gets any other
+// read, and at the end of the stream when the parser finishes.
+//
+// A socket whose handle cannot read into a buffer of ours (TLS) keeps
+// Node's reads, taken at its push() instead.
 
 const net = require('node:net');
 const hooks = require('./parser-hooks');
@@ -100,14 +102,15 @@ function deferRefresh() {
   else this._unrefTimer();
 }
 
-// The end of the stream (node:net pushes null) comes after the refresh of
-// its read, as on the stream's normal path.
-function endingPush(chunk) {
-  if (refreshDue === this) {
+// The end of the stream: node:http's socketOnEnd() finishes the parser,
+// which settles the refresh its read left waiting (the built-in's was done
+// as the end was read; in between only the stream's end ran, on the same
+// loop time).
+function endOfStream(socket) {
+  if (refreshDue === socket) {
     refreshDue = null;
-    this._unrefTimer();
+    socket._unrefTimer();
   }
-  return Object.getPrototypeOf(this).push.call(this, chunk);
 }
 
 // node:net's onread callback (`this` is the socket): nread bytes are at the
@@ -150,7 +153,6 @@ function consume(parser, socket, handle) {
     socket[netSymbols.buffer] = readBuffer;
     socket[netSymbols.callback] = onSharedRead;
     Object.defineProperty(socket, netSymbols.updateTimer, { value: deferRefresh, writable: true, configurable: true });
-    socket.push = endingPush;
   } else {
     socket.push = consumedPush;
   }
@@ -166,4 +168,4 @@ function unconsume(socket) {
   if (refreshDue === socket) refreshDue = null;
 }
 
-module.exports = { consume, unconsume };
+module.exports = { consume, unconsume, endOfStream };
