@@ -419,7 +419,10 @@ function noteSettings(parser) {
   }
   if (limitsHeaderPairs) {
     const max = parser.maxHeaderPairs;
-    const pairs = typeof max === 'number' && max > 0 ? Math.min(Math.floor(max), MAX_INT32) : 0;
+    // (An option equal to the core's limit is that limit: node:http's is an
+    // integer that stays, not converted again at every call.)
+    const pairs = max === parser._maxPairs ? max :
+      typeof max === 'number' && max > 0 ? Math.min(Math.floor(max), MAX_INT32) : 0;
     if (pairs !== parser._maxPairs) {
       parser._maxPairs = pairs;
       parser._commands |= CMD_MAX_PAIRS;
