@@ -91,7 +91,7 @@ function patchPrototype(proto) {
     for (const [parser, reported] of members) {
       const start = startOf(parser);
       if (start === 0 || start === reported) continue; // not active
-      if ((headersDeadline > 0 && start < headersDeadline && !parser[hooks.headersComplete]()) ||
+      if ((headersDeadline > 0 && start < headersDeadline && !parser[hooks.headersCompleted]()) ||
           (requestDeadline > 0 && start < requestDeadline)) {
         result.push(parser);
         // Erased from "active": reported once per message.

@@ -12,10 +12,10 @@ module.exports = {
   // as of the event being delivered (lib/connections.js; the clock:
   // lib/clock.js).
   messageStart: Symbol('llhttp-napi messageStart'),
-  // parser[headersComplete](): the query headersCompleted(): whether the
+  // parser[headersCompleted](): the built-in's query of that name: whether the
   // current message's headers completed, as of the event being delivered
   // (lib/connections.js).
-  headersComplete: Symbol('llhttp-napi headersComplete'),
+  headersCompleted: Symbol('llhttp-napi headersCompleted'),
   // parser[begunSinceInit](): whether a message began since initialize().
   begunSinceInit: Symbol('llhttp-napi begunSinceInit'),
   // parser[whenComplete](msg, fn): fn(msg) once the message being delivered

@@ -345,7 +345,7 @@ class HTTPParser {
   }
 }
 
-HTTPParser.prototype[hooks.headersComplete] = HTTPParser.prototype._headersCompleted;
+HTTPParser.prototype[hooks.headersCompleted] = HTTPParser.prototype._headersCompleted;
 
 // The running line's statics and prototype: 24 added
 // kLenientHeaderValueRelaxed, 22 removed duration() and headersCompleted().

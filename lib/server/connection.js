@@ -212,7 +212,7 @@ class Connection {
       start = this.openedMs;
     }
     if (start === this.reportedStart) return;
-    if ((headersDeadline > 0 && start < headersDeadline && !parser[hooks.headersComplete]()) ||
+    if ((headersDeadline > 0 && start < headersDeadline && !parser[hooks.headersCompleted]()) ||
         (requestDeadline > 0 && start < requestDeadline)) {
       this.reportedStart = start;
       clientError(this, errors.requestTimeout());

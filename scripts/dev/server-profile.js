@@ -27,9 +27,9 @@ const { e2e } = require('../../benchmark/server');
 
 // lib/ files by role (the names of earlier layouts too, to compare with a
 // snapshot of an older commit).
-const OURS_STRINGS = /lib\/(core|header-strings)\.js/;
-const OURS_STRING_FNS = /completeHeaders|'array |flushHeaders|flushText|takeHeaders|'keep |allHeaders|forMessage|_headersComplete|_headersFlushed|_notePairs/;
-const OURS_JS = /lib\/(parser|replay|core|header-strings)\.js/;
+const OURS_STRINGS = /lib\/(core|header-strings|head|workspace)\.js/;
+const OURS_STRING_FNS = /headerArray|headersFor|textFor|copyPairs|getAllHeaders|getHeader|completeHeaders|'array |flushHeaders|flushText|takeHeaders|'keep |allHeaders|forMessage|_headersComplete|_headersFlushed|_notePairs/;
+const OURS_JS = /lib\/(parser|replay|core|header-strings|head|workspace|clock)\.js/;
 const OURS_READ = /lib\/read-path\.js|readConsumed|consumedRead|consumedPush/;
 
 // [label, test(dso, symbol)]: the first that matches. Order matters.
