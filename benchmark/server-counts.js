@@ -45,13 +45,18 @@ function serve() {
     const app = require(path.resolve(target));
     handle = typeof app.createApp === 'function' ? app.createApp() : app.handler || app;
   } else {
-    handle = workloads.handler(target === 'browser' ? 'net-echo' : target, { requests: 0, chunks: 0, bytes: 0 });
+    // (browser: the browser GETs answered by net-echo's handler, a small JSON that reads user-agent.)
+    const name = target === 'browser' ? 'net-echo' : target;
+    const app = require(path.join(__dirname, 'apps', workloads.workload(name).app));
+    handle = app.createApp ? app.createApp(name) : app.createHandler(name);
   }
-  const server = (options.side === 'server' ? require(options.server) : require('node:http')).createServer(handle);
-  server.keepAliveTimeout = 600000;
-  Promise.resolve(handle.ready).then(() => server.listen(0, '127.0.0.1', () => {
-    process.stdout.write(`listening ${server.address().port} ${process.pid}\n`);
-  }));
+  Promise.resolve(handle).then((ready) => {
+    const server = (options.side === 'server' ? require(options.server) : require('node:http')).createServer(ready);
+    server.keepAliveTimeout = 600000;
+    server.listen(0, '127.0.0.1', () => {
+      process.stdout.write(`listening ${server.address().port} ${process.pid}\n`);
+    });
+  });
 }
 
 // Sends `count` requests on `socket`, each after the last response (framed
@@ -325,7 +330,7 @@ async function main() {
     await Promise.all(Array.from({ length: Number(options.jobs || 2) }, worker));
     if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`# server-counts: ${target}, ${n2 - n1} requests counted (${n1} -> ${n2}), at ${common.buildIdentity().revision}`);
+  console.log(`# server-counts: ${target}, ${n2 - n1} requests counted (${n1} -> ${n2}), at ${common.buildIdentity()}`);
   console.log(report(results, sides, Number(options.top || 25)));
 }
 
