@@ -340,3 +340,28 @@ test('node:http requests talk to it (keep-alive agent)', async () => {
   server.close();
   assert.deepStrictEqual(answers, Array.from({ length: 20 }, (_, i) => ({ url: `/${i}`, n: i * 100 })));
 });
+
+test('a request ends and closes when the response emits \'finish\', as node:http\'s: holding \'finish\' back holds them back', async () => {
+  const seen = [];
+  for (const [, create] of FACES) {
+    const order = [];
+    const handler = (req, res) => {
+      const emit = res.emit;
+      res.emit = function heldFinish(name, ...args) {
+        if (name !== 'finish') return emit.call(this, name, ...args);
+        setTimeout(() => { order.push('finish'); emit.call(this, name, ...args); }, 50);
+        return true;
+      };
+      req.on('end', () => order.push('req end'));
+      req.on('close', () => order.push('req close'));
+      res.end('x');
+    };
+    await withServer(create, {}, handler, async (port) => {
+      // (keep-alive: a closing connection would close the request first)
+      await exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\n\r\n'], { end: false, idleMs: 150 });
+    });
+    seen.push(order);
+  }
+  assert.deepStrictEqual(seen[0], ['finish', 'req end', 'req close']);
+  assert.deepStrictEqual(seen[1], seen[0]);
+});

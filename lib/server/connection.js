@@ -138,10 +138,24 @@ class Connection {
     this.resumeIfDrained();
   }
 
-  // A response's bytes went out: node:http's resOnFinish, then 'finish'.
+  // A response's bytes went out: its end() callbacks, then 'finish', whose
+  // emission runs resOnFinish() first (as node:http's first 'finish'
+  // listener does: whoever holds 'finish' back holds the request's end back).
   finished(res) {
-    const req = res.req;
     res.writableFinished = true;
+    const callbacks = res._endCallbacks;
+    if (callbacks !== null) {
+      res._endCallbacks = null;
+      for (let i = 0; i < callbacks.length; i++) callbacks[i]();
+    }
+    res.emit('finish');
+  }
+
+  // node:http's resOnFinish: the request's unread body is dumped, the
+  // response closes on the next tick, and the socket ends (the last
+  // response) or waits for the next request.
+  resOnFinish(res) {
+    const req = res.req;
     if (!req._consuming && !req._readableState.resumeScheduled) req._dump();
     process.nextTick(emitClose, res);
     const socket = this.socket;
@@ -156,12 +170,6 @@ class Connection {
         this.keepAliveTimeoutSet = true;
       }
     }
-    const callbacks = res._endCallbacks;
-    if (callbacks !== null) {
-      res._endCallbacks = null;
-      for (let i = 0; i < callbacks.length; i++) callbacks[i]();
-    }
-    res.emit('finish');
   }
 
   // Reading may go on once the client has taken our answers.

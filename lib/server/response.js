@@ -140,6 +140,13 @@ class ServerResponse extends Stream {
   }
 
   // The chunks written while corked, as one chunk (and, `last`, the end).
+  // 'finish' runs node:http's resOnFinish before its listeners, as
+  // node:http's own first 'finish' listener does (./connection.js).
+  emit(name) {
+    if (name === 'finish') this._conn.resOnFinish(this);
+    return Stream.prototype.emit.apply(this, arguments);
+  }
+
   _flushChunks(last) {
     const chunks = this._chunks;
     const total = this._chunkBytes;
