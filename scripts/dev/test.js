@@ -1,10 +1,10 @@
 'use strict';
 // `npm test`: builds the addon if it is missing or older than its sources
 // (scripts/dev/ensure-build.js), then the C core's unit tests, then every
-// test/*.test.js with node:test (or only the test files given as arguments).
-const fs = require('node:fs');
+// test/**/*.test.js with node:test (or only the test files given as arguments).
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { testFiles } = require('./test-files');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -16,8 +16,5 @@ function run(args) {
 require('./ensure-build').ensureBuild();
 run([path.join(__dirname, 'test-core.js')]);
 const given = process.argv.slice(2);
-const files = given.length ? given : fs.readdirSync(path.join(ROOT, 'test'))
-  .filter((f) => f.endsWith('.test.js'))
-  .sort()
-  .map((f) => path.join('test', f));
+const files = given.length ? given : testFiles();
 run(['--test', '--test-concurrency=2', ...files]);

@@ -1,7 +1,7 @@
 /* Unit tests of the core's clock (src/core/lhn_clock.c), without Node. Built
  * and run by scripts/dev/test-core.js, plain and under ASan/UBSan. That the
  * parser stamps message starts with it, and that it agrees with node's
- * process.hrtime, is tested from Node: test/clock.test.js. */
+ * process.hrtime, is tested from Node: test/parser/clock.test.js. */
 #include "check.h"
 #include "../../src/core/lhn_clock.h"
 

@@ -1,6 +1,6 @@
 'use strict';
 // Runs the same exchange against node:http and llhttp-napi/server, for tests
-// that assert both behave alike (test/own-server-*.test.js).
+// that assert both behave alike (test/server/*.test.js).
 const http = require('node:http');
 const net = require('node:net');
 const ours = require('../../lib/server');

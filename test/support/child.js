@@ -1,7 +1,7 @@
 'use strict';
 // Runs a snippet in a fresh node process, for calls that may kill the
 // process that makes them (the built-in parser aborts or segfaults on some
-// misuse): test/conformance.test.js and test/misuse.test.js.
+// misuse): test/parser/conformance.test.js and test/parser/misuse.test.js.
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 

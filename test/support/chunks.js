@@ -1,7 +1,7 @@
 'use strict';
 // Ways to cut one input into the chunks a parser is given, one execute()
 // each: for tests that check that an outcome does not depend on how the
-// bytes arrive (test/conformance.test.js, test/smuggling.test.js).
+// bytes arrive (test/parser/conformance.test.js, test/parser/smuggling.test.js).
 
 // A Buffer as is; a string as its Latin-1 bytes.
 function toBuffer(input) {

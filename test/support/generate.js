@@ -1,7 +1,7 @@
 'use strict';
 // Seeded generator of HTTP/1.x requests and responses, valid and malformed,
 // for differential testing against the built-in parser
-// (test/differential.test.js, scripts/dev/differential.js).
+// (test/parser/differential.test.js, scripts/dev/differential.js).
 //
 //   generateCase(seed, index) -> {
 //     id,            'seed:index', enough to regenerate the case

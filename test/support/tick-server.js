@@ -1,7 +1,7 @@
 'use strict';
 // A hello-world node:http server that counts its own nextTicks (async_hooks
 // TickObject inits, by callback name) and emits (by emitter:event) over a
-// window of requests, for test/tick-budget.test.js.
+// window of requests, for test/install/tick-budget.test.js.
 //
 //   node test/support/tick-server.js <builtin|incoming:false|install()> <warmup> <count>
 //

@@ -1,0 +1,162 @@
+'use strict';
+// What the published package is: its install-time behaviour as package.json
+// declares it, the exact file list `npm pack` makes (without building the
+// prebuilt binary: scripts/dev/test-package.js, run by .ci/run, packs for real,
+// installs the tarball and serves apps with it), that no published file
+// needs an unpublished one, and the load errors of lib/native.js.
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { builtinModules } = require('node:module');
+const { execFileSync } = require('node:child_process');
+
+const { ROOT, runNode } = require('../support/http-modes');
+
+const pkg = require('../../package.json');
+
+test('package.json: no install script, no implicit node-gyp rebuild, run-time dependencies only', () => {
+  for (const hook of ['preinstall', 'install', 'postinstall']) {
+    assert.equal(pkg.scripts[hook], undefined, `${hook} would make npm run a script in every app`);
+  }
+  // With binding.gyp at the root and no install script, npm would add
+  // "install": "node-gyp rebuild" by itself.
+  assert.ok(fs.existsSync(path.join(ROOT, 'binding.gyp')));
+  assert.equal(pkg.gypfile, false);
+  assert.deepEqual(Object.keys(pkg.dependencies).sort(), ['node-addon-api', 'node-gyp-build']);
+  assert.equal(pkg.dependencies['node-gyp'], undefined);
+  const bin = path.join(ROOT, pkg.bin['llhttp-napi-build']);
+  assert.match(fs.readFileSync(bin, 'latin1'), /^#!\/usr\/bin\/env node\n/);
+  assert.deepEqual(Object.keys(pkg.exports['.']), ['import', 'require']);
+  for (const cond of Object.values(pkg.exports['.'])) {
+    assert.deepEqual(Object.keys(cond), ['types', 'default'], 'types first, as TypeScript requires');
+    for (const file of Object.values(cond)) assert.ok(fs.existsSync(path.join(ROOT, file)), file);
+  }
+});
+
+// The files npm would publish, from npm itself (no scripts run).
+function packList() {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return JSON.parse(out)[0].files.map((f) => f.path).sort();
+}
+
+test('the published files: the library, its sources and build script, examples, docs, LICENSE; no developer tool', () => {
+  const files = packList().filter((f) => !f.startsWith('prebuilds/'));
+  const expected = [
+    'README.md', 'LICENSE', 'package.json', 'binding.gyp',
+    ...['lib', 'src', 'scripts/install', 'examples', 'docs'].flatMap((dir) => {
+      return execFileSync('git', ['ls-files', dir], { cwd: ROOT, encoding: 'utf8' }).split('\n');
+    }),
+  ].filter(Boolean);
+  // Files other developers have added but not committed yet count too.
+  for (const dir of ['lib', 'src', 'scripts/install', 'examples', 'docs']) {
+    for (const f of fs.readdirSync(path.join(ROOT, dir), { recursive: true })) {
+      const rel = path.posix.join(dir, f.split(path.sep).join('/'));
+      if (fs.statSync(path.join(ROOT, rel)).isFile() && !expected.includes(rel)) expected.push(rel);
+    }
+  }
+  assert.deepEqual(files, [...new Set(expected)].sort());
+  for (const f of files) {
+    assert.doesNotMatch(f, /^(test|benchmark|\.ci)\//, f);
+    if (f.startsWith('scripts/')) assert.match(f, /^scripts\/install\//, f);
+  }
+  for (const needed of ['lib/index.js', 'lib/index.mjs', 'lib/index.d.ts', 'lib/index.d.mts',
+    'lib/register.js', 'scripts/install/build.js', 'scripts/install/llhttp.js',
+    'src/binding/glibc_compat.h', 'examples/net-server.js', 'docs/api.md']) {
+    assert.ok(files.includes(needed), needed);
+  }
+});
+
+test('no published file requires or imports one that is not published', () => {
+  const files = new Set(packList());
+  const deps = new Set(Object.keys(pkg.dependencies));
+  for (const file of files) {
+    if (!/\.(js|mjs)$/.test(file)) continue;
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    const specs = [...text.matchAll(/\brequire\(\s*'([^']+)'\s*\)|\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g)]
+      .map((m) => m[1] || m[2] || m[3]);
+    for (const spec of specs) {
+      if (spec.startsWith('.')) {
+        const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+        const found = ['', '.js', '.json', '.mjs', '/index.js'].some((ext) => files.has(base + ext)) ||
+          files.has(path.posix.join(base, 'package.json')); // require('..'): the package's main
+        assert.ok(found, `${file} needs ${spec}, which is not published`);
+      } else {
+        const name = spec.replace(/^node:/, '').split('/')[0];
+        assert.ok(builtinModules.includes(name) || builtinModules.includes(spec.replace(/^node:/, '')) ||
+          deps.has(name) || name === 'llhttp-napi', `${file} needs ${spec}, not a dependency`);
+      }
+    }
+  }
+});
+
+// test/package/types: both forms type-check against lib/index.d.ts and lib/index.d.mts
+// (module nodenext). TypeScript is no dependency of the project: the test runs
+// where typescript and @types/node are installed, e.g. `npm i --no-save
+// typescript @types/node`, and is skipped otherwise.
+function typescript() {
+  try {
+    require.resolve('@types/node/package.json', { paths: [ROOT] });
+    return require.resolve('typescript/bin/tsc', { paths: [ROOT] });
+  } catch {
+    return null;
+  }
+}
+
+test('types: require() and import forms type-check (tsc, module nodenext)', { skip: typescript() === null && 'typescript and @types/node are not installed' }, () => {
+  execFileSync(process.execPath, [typescript(), '-p', path.join(__dirname, 'types')], { cwd: ROOT, encoding: 'utf8' });
+});
+
+test('no .node binary is tracked by git', () => {
+  const tracked = execFileSync('git', ['ls-files', '*.node', '**/*.node'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(tracked.trim(), '');
+});
+
+// A copy of lib/ and package.json, without build/ or prebuilds/.
+function bareCopy() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-native-'));
+  fs.cpSync(path.join(ROOT, 'lib'), path.join(dir, 'lib'), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+// (The bare copy's own lookup, whatever addon the environment points at:
+// npm run test:asan sets LLHTTP_NAPI_ADDON.)
+const OWN = { LLHTTP_NAPI_ADDON: '' };
+const LOAD = `try { require('./lib/native'); console.log('loaded'); }
+  catch (err) { console.log(JSON.stringify({ code: err.code, first: err.message.split('\\n')[0] })); }`;
+
+test('load errors name the platform, the prebuilds there are, the build command and what is missing', async () => {
+  const dir = bareCopy();
+  try {
+    const none = JSON.parse((await runNode(['-e', LOAD], { cwd: dir, env: OWN })).stdout);
+    assert.equal(none.code, 'LLHTTP_NAPI_NO_ADDON');
+    assert.match(none.first, new RegExp(`^no prebuilt addon for ${process.platform}-${process.arch}\\b.* \\(the package has none\\) and no build from source; run \`npx llhttp-napi-build\` in the application`));
+
+    // Without a toolchain on PATH: what is missing is named.
+    const bare = JSON.parse((await runNode(['-e', LOAD], { cwd: dir, env: { ...OWN, PATH: path.join(dir, 'nothing') } })).stdout);
+    assert.match(bare.first, /missing here: a C compiler \(cc, gcc or clang\), a C\+\+ compiler \(c\+\+, g\+\+ or clang\+\+\), make, python3\)$/);
+
+    // A prebuild for another platform only.
+    fs.mkdirSync(path.join(dir, 'prebuilds', 'sunos-mips'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'prebuilds', 'sunos-mips', 'llhttp-napi.napi.node'), '');
+    const other = JSON.parse((await runNode(['-e', LOAD], { cwd: dir, env: OWN })).stdout);
+    assert.match(other.first, /\(the package has them for sunos-mips\) and no build from source/);
+
+    // A prebuild that fits but does not load (e.g. a glibc too old).
+    if (process.platform === 'linux') {
+      const tuple = path.join(dir, 'prebuilds', `linux-${process.arch}`);
+      fs.mkdirSync(tuple, { recursive: true });
+      fs.writeFileSync(path.join(tuple, 'llhttp-napi.napi.glibc.node'), 'not an ELF file');
+      const broken = JSON.parse((await runNode(['-e', LOAD], { cwd: dir, env: { ...OWN, LIBC: 'glibc' } })).stdout);
+      assert.equal(broken.code, 'LLHTTP_NAPI_ADDON_LOAD');
+      assert.match(broken.first, new RegExp(`^the prebuilt addon prebuilds/linux-${process.arch}/llhttp-napi\\.napi\\.glibc\\.node does not load here \\(.+\\); run \`npx llhttp-napi-build\``));
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,367 @@
+'use strict';
+// llhttp-napi/server against node:http: the same requests give the same
+// bytes back (Date aside) and hand the handler the same request — bodies
+// byte-exact from 0 B to 1 MiB, sized and chunked, across read splits;
+// pipelining; the headers object for duplicates, set-cookie, cookie and
+// joinDuplicateHeaders; HEAD, HTTP/1.0, Connection: close, 100-continue,
+// requireHostHeader, maxRequestsPerSocket, maxHeaderSize, chunked answers
+// and header validation.
+const test = require('node:test');
+const assert = require('node:assert');
+const http = require('node:http');
+const { FACES, withServer, exchange, normalize, echoHandler, checksum, withClose } = require('../support/both-servers');
+
+// The same exchange against both; returns node:http's result after asserting
+// ours equals it.
+async function same(options, handler, pieces, exchangeOptions) {
+  const results = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    const h = handler === null ? echoHandler(log) : handler(log);
+    const r = await withServer(create, options, h, (port) => exchange(port, pieces, exchangeOptions));
+    results.push({ text: normalize(r.text), closed: r.closed, log: JSON.parse(JSON.stringify(log)) });
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+  return results[0];
+}
+
+function pattern(size) {
+  const b = Buffer.allocUnsafe(size);
+  for (let i = 0; i < size; i++) b[i] = (i * 31 + (i >> 8)) & 0xff;
+  return b;
+}
+
+function chunked(body, pieceSize) {
+  const parts = [];
+  for (let i = 0; i < body.length; i += pieceSize) {
+    const piece = body.subarray(i, i + pieceSize);
+    parts.push(Buffer.from(piece.length.toString(16) + ';ext=1\r\n'), piece, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from('0\r\nX-Trailer: t\r\n\r\n'));
+  return Buffer.concat(parts);
+}
+
+function split(bytes, pieceSize) {
+  const out = [];
+  for (let i = 0; i < bytes.length; i += pieceSize) out.push(bytes.subarray(i, i + pieceSize));
+  return out.length ? out : [bytes];
+}
+
+test('bodies arrive byte-exact, 0 B to 1 MiB, sized and chunked, across read splits', async () => {
+  for (const size of [0, 1, 1000, 16384, 65537, 1 << 20]) {
+    const body = pattern(size);
+    const sized = Buffer.concat([Buffer.from(`POST /s HTTP/1.1\r\nHost: a\r\nContent-Length: ${size}\r\n\r\n`), body]);
+    const chunkedReq = Buffer.concat([Buffer.from('POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n'),
+      chunked(body, 4093)]);
+    for (const request of [sized, chunkedReq]) {
+      const splits = size <= 1000 ? [request.length, 1, 13] : [request.length, 65536, 7001];
+      for (const piece of splits) {
+        const r = await same({}, null, split(request, piece));
+        assert.strictEqual(r.log.length, 1);
+        assert.strictEqual(r.log[0].length, size);
+        assert.strictEqual(r.log[0].sum, checksum(body));
+        if (request === chunkedReq) assert.deepStrictEqual(r.log[0].trailers, { 'x-trailer': 't' });
+      }
+    }
+  }
+});
+
+test('pipelined requests are answered in order, in one read and split', async () => {
+  const parts = [];
+  for (let i = 0; i < 20; i++) {
+    if (i === 19) parts.push(`GET /${i} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`);
+    else if (i % 3 === 0) parts.push(`POST /${i} HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc`);
+    else if (i % 3 === 1) parts.push(`GET /${i} HTTP/1.1\r\nHost: a\r\n\r\n`);
+    else parts.push(`POST /${i} HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nxy\r\n0\r\n\r\n`);
+  }
+  const all = Buffer.from(parts.join(''));
+  // Answers late for even requests: the odd ones wait their turn.
+  const handler = (log) => (req, res) => {
+    log.push(req.url);
+    req.resume();
+    req.on('end', () => setTimeout(() => res.end(`answer ${req.url}`), Number(req.url.slice(1)) % 2 ? 0 : 5));
+  };
+  for (const piece of [all.length, 50]) {
+    // (Not half-closed: node:http ends a connection at the client's end.
+    // The last request closes it.)
+    const r = await same({}, handler, split(all, piece), { end: false });
+    const order = [...r.text.matchAll(/answer (\/\d+)/g)].map((m) => m[1]);
+    assert.deepStrictEqual(order, parts.map((_, i) => `/${i}`));
+  }
+});
+
+const HEADS = [
+  'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nUser-Agent: x\r\nuser-agent: y\r\n\r\n',
+  'GET / HTTP/1.1\r\nHost: a\r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\nCookie: c=1\r\nCOOKIE: d=2\r\n\r\n',
+  'GET / HTTP/1.1\r\nHost: a\r\nX-Custom: 1\r\nx-custom: 2\r\nAccept: a\r\nACCEPT: b\r\nAuthorization: t1\r\nAuthorization: t2\r\n\r\n',
+  'GET / HTTP/1.1\r\nHost: a\r\nContent-Type: a\r\nContent-Type: b\r\nFrom: f\r\nFrom: g\r\nVary: v\r\nVary: w\r\n\r\n',
+  'GET / HTTP/1.1\r\nHost: a\r\nX-Empty:\r\nX-Spaces:   s  \r\nX-Latin: \xe9t\xe9\r\n__proto__: p\r\nconstructor: c\r\n\r\n',
+];
+
+for (const join of [undefined, true]) {
+  test(`the headers object is node:http's for the same bytes (joinDuplicateHeaders ${join})`, async () => {
+    for (const head of HEADS) {
+      const r = await same(join === undefined ? {} : { joinDuplicateHeaders: join }, null, [Buffer.from(head, 'latin1')]);
+      assert.strictEqual(r.log.length, 1);
+    }
+  });
+}
+
+test('HEAD, HTTP/1.0, Connection: close, chunked answers and explicit lengths', async () => {
+  const handler = () => (req, res) => {
+    if (req.url === '/chunked') {
+      // (Writes of one tick leave as one chunk from 24 on: one a tick.)
+      res.write('part one, ');
+      setImmediate(() => {
+        res.write(Buffer.from('part two'));
+        setImmediate(() => res.end());
+      });
+    } else if (req.url === '/length') {
+      res.writeHead(201, 'Made', { 'Content-Length': 5, 'X-A': ['1', '2'] }).end('hello');
+    } else if (req.url === '/trailers') {
+      res.setHeader('Trailer', 'X-T');
+      res.write('body');
+      res.addTrailers({ 'X-T': 'v' });
+      res.end();
+    } else if (req.url === '/204') {
+      res.statusCode = 204;
+      res.end();
+    } else {
+      res.setHeader('X-Multi', ['a', 'b']);
+      res.end('plain');
+    }
+  };
+  const requests = [
+    'GET /chunked HTTP/1.1\r\nHost: a\r\n\r\n',
+    'HEAD /chunked HTTP/1.1\r\nHost: a\r\n\r\n',
+    'HEAD / HTTP/1.1\r\nHost: a\r\n\r\n',
+    'GET /length HTTP/1.1\r\nHost: a\r\n\r\n',
+    'GET /trailers HTTP/1.1\r\nHost: a\r\n\r\n',
+    'GET /204 HTTP/1.1\r\nHost: a\r\n\r\n',
+    'GET / HTTP/1.0\r\n\r\n',
+    'GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n',
+    'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+  ];
+  for (const request of requests) {
+    // (An answer after the client's end is lost with node:http: not ended.
+    // A request that closes the connection ends each exchange.)
+    const wait = { end: false };
+    await same({}, handler, [withClose(request)], wait);
+    // The next request on the same connection, when it stays open.
+    await same({}, handler, [request + 'GET /length HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'], wait);
+  }
+});
+
+test('Expect: 100-continue: automatic 100, checkContinue, other expectations, HTTP/1.0', async () => {
+  const body = 'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n';
+  await same({}, null, [body, 'data'], { gapMs: 20 });
+  await same({}, null, ['POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nExpect: 42-x\r\n\r\n']);
+  await same({}, null, ['POST / HTTP/1.0\r\nContent-Length: 0\r\nExpect: 100-continue\r\n\r\n']);
+  for (const [, create] of FACES) assert.ok(create);
+  // checkContinue: the listener decides.
+  const results = [];
+  for (const [, create] of FACES) {
+    const server = create((req, res) => res.end('never'));
+    server.on('checkContinue', (req, res) => {
+      res.writeHead(403, { 'Content-Length': 2 });
+      res.end('no');
+    });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const r = await exchange(server.address().port, [body]);
+    server.close();
+    results.push(normalize(r.text));
+  }
+  assert.strictEqual(results[1], results[0]);
+  assert.match(results[0], /^HTTP\/1.1 403 Forbidden\r\n/);
+});
+
+test('requireHostHeader, maxRequestsPerSocket, maxHeaderSize', async () => {
+  await same({}, null, ['GET / HTTP/1.1\r\n\r\n']);
+  await same({ requireHostHeader: false }, null, ['GET / HTTP/1.1\r\n\r\n']);
+  const three = 'GET / HTTP/1.1\r\nHost: a\r\n\r\n'.repeat(3);
+  const results = [];
+  for (const [, create] of FACES) {
+    const server = create(echoHandler());
+    server.maxRequestsPerSocket = 2;
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const out = await exchange(server.address().port, [three]);
+    server.close();
+    results.push(normalize(out.text));
+  }
+  assert.strictEqual(results[1], results[0]);
+  const r = { text: results[0] };
+  assert.match(r.text, /HTTP\/1.1 503 Service Unavailable/);
+  const big = `GET / HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(3000)}\r\n\r\n`;
+  const limited = await same({ maxHeaderSize: 1024 }, null, [big]);
+  assert.match(limited.text, /^HTTP\/1.1 431 /);
+  await same({ maxHeaderSize: 8192 }, null, [big]);
+});
+
+test('response header validation throws node:http\'s errors (no response splitting)', async () => {
+  const seen = [];
+  for (const [, create] of FACES) {
+    const errors = [];
+    const handler = (req, res) => {
+      for (const [name, value] of [['X\r\nInjected', 'v'], ['X', 'a\r\nInjected: 1'], ['', 'v'], ['X', undefined],
+        ['Good', 'é'], ['Nul', 'a\0b']]) {
+        try {
+          res.setHeader(name, value);
+          errors.push('ok');
+        } catch (err) {
+          errors.push(`${err.code} ${err.name} ${err.message}`);
+        }
+      }
+      try {
+        res.writeHead(99);
+      } catch (err) {
+        errors.push(`${err.code} ${err.name}`);
+      }
+      try {
+        res.writeHead(200, 'bad\r\nreason');
+      } catch (err) {
+        errors.push(`${err.code}`);
+      }
+      res.statusMessage = undefined;
+      errors.push(`headersSent before writeHead: ${res.headersSent}`);
+      assert.strictEqual(res.writeHead(200, { a: 'b' }), res);
+      // (True once the head is made, before any byte is written: Fastify relies on it.)
+      errors.push(`headersSent after writeHead: ${res.headersSent}`);
+      try {
+        res.setHeader('late', '1');
+      } catch (err) {
+        errors.push(`${err.code} ${err.message}`);
+      }
+      res.end('done');
+    };
+    const r = await withServer(create, {}, handler, (port) => exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\n\r\n']));
+    seen.push([errors, normalize(r.text)]);
+  }
+  assert.deepStrictEqual(seen[1], seen[0]);
+  assert.ok(seen[0][0].some((e) => e.startsWith('ERR_INVALID_HTTP_TOKEN')));
+  assert.ok(seen[0][0].some((e) => e.startsWith('ERR_INVALID_CHAR')));
+  assert.ok(seen[0][0].some((e) => e.startsWith('ERR_HTTP_HEADERS_SENT')));
+  assert.ok(seen[0][0].includes('headersSent after writeHead: true'));
+});
+
+test('the response API reports what node:http\'s does', async () => {
+  const seen = [];
+  for (const [, create] of FACES) {
+    const states = [];
+    const handler = (req, res) => {
+      // (writableFinished: before 'finish' it differs between lines.)
+      const state = () => [res.headersSent, res.writableEnded, res.statusCode,
+        res.getHeaderNames(), res.hasHeader('x-a'), res.getHeader('X-A'), { ...res.getHeaders() }];
+      res.setHeader('X-A', '1');
+      res.appendHeader('X-A', '2');
+      res.setHeader('X-B', 'b');
+      res.removeHeader('x-b');
+      states.push(state());
+      res.flushHeaders();
+      states.push(state());
+      res.on('finish', () => states.push(['finish', res.writableFinished, ...state()]));
+      res.on('close', () => {
+        states.push(['close', res.writableFinished, res.destroyed, ...state()]);
+      });
+      res.end('x', () => states.push('end callback'));
+      states.push(state());
+    };
+    const r = await withServer(create, {}, handler, async (port) => {
+      const out = await exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'], { end: false });
+      return out;
+    });
+    seen.push([states, normalize(r.text)]);
+  }
+  assert.deepStrictEqual(seen[1], seen[0]);
+});
+
+test('a response is a pipe target that stream.pipeline() and stream.finished() accept', async () => {
+  const { Readable, pipeline, finished } = require('node:stream');
+  const seen = [];
+  for (const [, create] of FACES) {
+    const events = [];
+    const handler = (req, res) => {
+      finished(res, (err) => events.push(`finished ${err ? err.code : 'ok'}`));
+      pipeline(Readable.from(['a', 'b', 'c'].map((s) => Buffer.from(s.repeat(70000)))), res, (err) => {
+        events.push(`pipeline ${err ? err.code : 'ok'}`);
+      });
+    };
+    const r = await withServer(create, {}, handler, (port) =>
+      exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n']));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    seen.push([events.sort(), normalize(r.text).length]);
+  }
+  assert.deepStrictEqual(seen[1], seen[0]);
+  assert.deepStrictEqual(seen[0][0], ['finished ok', 'pipeline ok']);
+});
+
+test('upgrade and CONNECT reach their listeners with (req, socket, head)', async () => {
+  const seen = [];
+  for (const [, create] of FACES) {
+    const events = [];
+    const server = create((req, res) => res.end('plain'));
+    for (const name of ['upgrade', 'connect']) {
+      server.on(name, (req, socket, head) => {
+        events.push([name, req.method, req.url, req.headers.upgrade, head.toString()]);
+        socket.end(`HTTP/1.1 101 Switching Protocols\r\n\r\nechoed ${head}`);
+      });
+    }
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const port = server.address().port;
+    const a = await exchange(port, ['GET /ws HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nHEAD-BYTES']);
+    const b = await exchange(port, ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\ntunnel']);
+    server.close();
+    seen.push([events, a.text, b.text]);
+  }
+  assert.deepStrictEqual(seen[1], seen[0]);
+  assert.strictEqual(seen[0][0].length, 2);
+  // Without a listener, an Upgrade request is a plain request.
+  await same({}, null, ['GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: x\r\n\r\n']);
+});
+
+test('node:http requests talk to it (keep-alive agent)', async () => {
+  const server = FACES[1][1]((req, res) => {
+    let n = 0;
+    req.on('data', (c) => { n += c.length; });
+    req.on('end', () => res.end(JSON.stringify({ url: req.url, n })));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+  const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => new Promise((resolve, reject) => {
+    const req = http.request({ port: server.address().port, host: '127.0.0.1', agent, method: 'POST', path: `/${i}` }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => resolve(JSON.parse(text)));
+    });
+    req.on('error', reject);
+    req.end('x'.repeat(i * 100));
+  })));
+  agent.destroy();
+  server.close();
+  assert.deepStrictEqual(answers, Array.from({ length: 20 }, (_, i) => ({ url: `/${i}`, n: i * 100 })));
+});
+
+test('a request ends and closes when the response emits \'finish\', as node:http\'s: holding \'finish\' back holds them back', async () => {
+  const seen = [];
+  for (const [, create] of FACES) {
+    const order = [];
+    const handler = (req, res) => {
+      const emit = res.emit;
+      res.emit = function heldFinish(name, ...args) {
+        if (name !== 'finish') return emit.call(this, name, ...args);
+        setTimeout(() => { order.push('finish'); emit.call(this, name, ...args); }, 50);
+        return true;
+      };
+      req.on('end', () => order.push('req end'));
+      req.on('close', () => order.push('req close'));
+      res.end('x');
+    };
+    await withServer(create, {}, handler, async (port) => {
+      // (keep-alive: a closing connection would close the request first)
+      await exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\n\r\n'], { end: false, idleMs: 150 });
+    });
+    seen.push(order);
+  }
+  assert.deepStrictEqual(seen[0], ['finish', 'req end', 'req close']);
+  assert.deepStrictEqual(seen[1], seen[0]);
+});

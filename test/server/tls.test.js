@@ -1,0 +1,68 @@
+'use strict';
+// llhttp-napi/server over TLS (a SecureServer when TLS options are given:
+// its reads reach the parser through the socket's push, not the shared read
+// buffer) against node:https: the same answers to the same bytes, bodies
+// and pipelined requests included. The certificate is made with openssl.
+const { test, before, after } = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const tls = require('node:tls');
+const https = require('node:https');
+const { execFileSync } = require('node:child_process');
+const ours = require('../../lib/server');
+const { normalize, echoHandler } = require('../support/both-servers');
+
+let dir;
+let key;
+let cert;
+
+before(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-own-tls-'));
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-sha256', '-days', '2',
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
+  ], { stdio: 'ignore' });
+  key = fs.readFileSync(path.join(dir, 'key.pem'));
+  cert = fs.readFileSync(path.join(dir, 'cert.pem'));
+});
+
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function exchangeTls(port, pieces) {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ port, host: '127.0.0.1', ca: cert, servername: 'localhost' });
+    const chunks = [];
+    socket.on('data', (d) => chunks.push(d));
+    socket.on('error', (err) => (err.code === 'ECONNRESET' ? null : reject(err)));
+    socket.on('close', () => resolve(normalize(Buffer.concat(chunks).toString('latin1'))));
+    socket.on('secureConnect', async () => {
+      for (const piece of pieces) {
+        socket.write(piece);
+        await new Promise((r) => setImmediate(r));
+      }
+    });
+  });
+}
+
+test('over TLS: the same answers as node:https, bodies and pipelining included', async () => {
+  const body = Buffer.alloc(200000, 'b');
+  const request = Buffer.concat([
+    Buffer.from(`POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: ${body.length}\r\n\r\n`), body,
+    Buffer.from('GET /b HTTP/1.1\r\nHost: a\r\n\r\nGET /c HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'),
+  ]);
+  const pieces = [request.subarray(0, 100), request.subarray(100, 70000), request.subarray(70000)];
+  const results = [];
+  for (const create of [(o, h) => https.createServer(o, h), ours.createServer]) {
+    const server = create({ key, cert }, echoHandler());
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    results.push(await exchangeTls(server.address().port, pieces));
+    server.close();
+  }
+  assert.ok(results[1].length > 0);
+  assert.strictEqual(results[1], results[0]);
+  assert.strictEqual(results[0].split('HTTP/1.1 200 OK').length, 4);
+  assert.ok(ours.createServer({ key, cert }) instanceof tls.Server);
+});
