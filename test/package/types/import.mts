@@ -1,5 +1,5 @@
 // Type test of the ES module form (lib/index.d.mts through "exports" → "import" → "types"):
-// checked by test/package/packaging.test.js with tsc when TypeScript is installed.
+// checked by test/package/packaging.test.js with tsc.
 import { HTTPParser, install, isInstalled, versions, uninstall, methods } from 'llhttp-napi';
 import llhttp from 'llhttp-napi';
 import * as ns from 'llhttp-napi';

@@ -1,5 +1,5 @@
 // Type test of the CommonJS form (lib/index.d.ts through "exports" → "require" → "types"):
-// checked by test/package/packaging.test.js with tsc when TypeScript is installed.
+// checked by test/package/packaging.test.js with tsc.
 import llhttp = require('llhttp-napi');
 const { HTTPParser, install, isInstalled, versions, methods, allMethods } = llhttp;
 const ok: boolean = install({ strict: false });
