@@ -16,11 +16,13 @@
 //   corpus.serializeRequest(msg) / corpus.serializeResponse(msg)   // Buffer
 //   corpus.splitPoints(buffer, pieces, seed)         // [Buffer, ...]: `pieces` pieces
 //   corpus.corpusBuffers('request' | 'response', count, seed)     // [Buffer, ...]
+//   corpus.prng(seed) / corpus.cutAt(buffer, cuts)   // the random source and the cutter of
+//                                                    // benchmarks and tests (test/support/generate.js)
 //
 // Every parser benchmark checks that each message it uses parses whole and
 // completes, in its pieces, with both parsers (common.verifyWorkload).
 
-// mulberry32: small, fast, deterministic.
+// mulberry32: small, fast, deterministic. test/support/generate.js draws from it too.
 function prng(seed) {
   let a = seed >>> 0;
   return function next() {
@@ -552,6 +554,19 @@ function serializeResponse(msg) {
   return serialize(`HTTP/1.1 ${msg.statusCode} ${msg.statusMessage}`, msg);
 }
 
+// The buffer cut at `cuts` (ascending offsets; a repeated one gives an empty
+// piece): cuts.length + 1 pieces. The one cutter of tests and benchmarks.
+function cutAt(buffer, cuts) {
+  const out = [];
+  let at = 0;
+  for (const cut of cuts) {
+    out.push(buffer.subarray(at, cut));
+    at = cut;
+  }
+  out.push(buffer.subarray(at));
+  return out;
+}
+
 // The buffer cut into `pieces` pieces (fewer only if it is shorter than
 // that) at pseudo-random points, anywhere in the message.
 function splitPoints(buffer, pieces, seed = 1) {
@@ -562,15 +577,7 @@ function splitPoints(buffer, pieces, seed = 1) {
   const random = prng(hash >>> 0);
   const cuts = new Set();
   while (cuts.size < n - 1) cuts.add(1 + Math.floor(random() * (buffer.length - 1)));
-  const sorted = [...cuts].sort((a, b) => a - b);
-  const out = [];
-  let at = 0;
-  for (const cut of sorted) {
-    out.push(buffer.subarray(at, cut));
-    at = cut;
-  }
-  out.push(buffer.subarray(at));
-  return out;
+  return cutAt(buffer, [...cuts].sort((a, b) => a - b));
 }
 
 function corpusBuffers(kind = 'request', count = 1000, seed = 1) {
@@ -579,4 +586,4 @@ function corpusBuffers(kind = 'request', count = 1000, seed = 1) {
   throw new Error(`unknown corpus kind "${kind}" (request or response)`);
 }
 
-module.exports = { requestCorpus, responseCorpus, serializeRequest, serializeResponse, splitPoints, corpusBuffers, prng };
+module.exports = { requestCorpus, responseCorpus, serializeRequest, serializeResponse, splitPoints, corpusBuffers, prng, cutAt };

@@ -18,6 +18,10 @@
 // Every case depends only on (seed, index), so one case can be regenerated
 // without the ones before it.
 
+// One random source and one cutter for tests and benchmarks: benchmark/corpus.js
+// owns them (tests may import benchmark/; benchmark/ imports nothing of test/).
+const { prng, cutAt } = require('../../benchmark/corpus');
+
 const METHODS = [
   'DELETE', 'GET', 'HEAD', 'POST', 'PUT', 'CONNECT', 'OPTIONS', 'TRACE', 'COPY', 'LOCK',
   'MKCOL', 'MOVE', 'PROPFIND', 'PROPPATCH', 'SEARCH', 'UNLOCK', 'BIND', 'REBIND', 'UNBIND',
@@ -67,19 +71,12 @@ function hash32(a, b) {
   return h >>> 0;
 }
 
+// The random source of the benchmarks' corpus (mulberry32), with the draws
+// the generator makes.
 class Rng {
   constructor(seed) {
-    this.s = seed >>> 0 || 1;
+    this.next = prng(seed >>> 0 || 1);
     this.defect = 0;
-  }
-
-  // mulberry32
-  next() {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
   int(n) {
@@ -400,14 +397,7 @@ function split(r, buf, tags) {
     for (let i = 0; i < n; i++) cuts.push(r.int(buf.length + 1));
     cuts.sort((a, b) => a - b);
   }
-  const chunks = [];
-  let prev = 0;
-  for (const c of cuts) {
-    chunks.push(buf.subarray(prev, c));
-    prev = c;
-  }
-  chunks.push(buf.subarray(prev));
-  return chunks;
+  return cutAt(buf, cuts);
 }
 
 const LENIENT_BITS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
