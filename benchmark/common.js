@@ -9,8 +9,8 @@
 // otherwise each combination in a fresh child, and prints
 //   http/bench-parser.js parser=napi n=100000 len=8: 1,395,311.5
 //
-// The benchmarks use llhttp-napi's public API; coreStats() is the one place
-// that reads lib/'s internals.
+// The benchmarks use llhttp-napi's public API only (require(ROOT), install(),
+// llhttp-napi/server), as a user would.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -117,6 +117,13 @@ function loadParser(name) {
   throw new Error(`unknown parser "${name}" (builtin or napi)`);
 }
 
+// An entry of the package at `pkg` ('.' or './server'), as its package.json
+// "exports" names it for require(): the public way in, wherever pkg is.
+function packageEntry(pkg, subpath) {
+  const target = require(path.join(pkg, 'package.json')).exports[subpath];
+  return path.join(pkg, typeof target === 'string' ? target : target.require.default);
+}
+
 // In a process that measures node:http: 'napi' calls install() of the
 // llhttp-napi at `pkg`. Returns null, or why ours could not be installed.
 function useParser(name, pkg = ROOT) {
@@ -132,19 +139,6 @@ function useParser(name, pkg = ROOT) {
 function whichParser(parser, ours) {
   if (ours) return parser instanceof ours ? 'napi' : `not ours (${parser && parser.constructor.name})`;
   return parser && typeof parser.getAllHeaders !== 'function' ? 'builtin' : 'not the built-in';
-}
-
-// The bytes a parser of ours holds (lib/parser-hooks.js coreStats), or null
-// where the parser is not ours or lib/ has no such hook.
-function coreStats(parser, pkg = ROOT) {
-  let hooks;
-  try {
-    hooks = require(path.join(pkg, 'lib', 'parser-hooks.js'));
-  } catch {
-    return null;
-  }
-  const read = hooks.coreStats && parser ? parser[hooks.coreStats] : undefined;
-  return typeof read === 'function' ? read.call(parser) : null;
 }
 
 // A parser as Node's bench-parser.js makes one: each callback a no-op unless
@@ -380,7 +374,7 @@ function buildIdentity(pkg = ROOT) {
 
 module.exports = {
   ROOT, PARSERS, roundOrder, parseArgs, product, formatRate, formatLine, parseLine, timer, createBenchmark,
-  loadParser, useParser, whichParser, coreStats, makeParser, parseLoop, benchRequest, workload, verifyWorkload,
+  loadParser, packageEntry, useParser, whichParser, makeParser, parseLoop, benchRequest, workload, verifyWorkload,
   ratioStats, verdict, PINNED, MEASURED_CPU, LOAD_CPU, pinned, cpuSeconds, sleep, ipcChild, startWindow, soloRound,
   seriesStats, buildIdentity,
 };

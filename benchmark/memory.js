@@ -11,25 +11,66 @@
 // The figure is the server's RSS once every connection is there, above the
 // same server with none, per connection (counted in bytes, not timed), ours
 // / the built-in (lower is better), the median of the rounds; V8's heap,
-// external and ArrayBuffer memory beside it, and the bytes the core says it
-// holds (common.coreStats).
+// external and ArrayBuffer memory beside it. (What the core holds per parser
+// is test/parser/memory.test.js's: the benchmarks use the public API only.)
 //
 // --breakdown[=N1,N2] (200,1200): what one connection holds by kind of
-// object: heap snapshots (scripts/dev/heap-objects.js) of a fresh server per
-// parser at N1 and N2 connections, their difference / (N2 - N1).
+// object: heap snapshots (heapObjects) of a fresh server per parser at N1 and
+// N2 connections, their difference / (N2 - N1).
 //
 //   node benchmark/memory.js [--partial] [--connections=N] [--rounds=3] [--breakdown[=N1,N2]]
 //        [--package=DIR] [--json]
 
 const net = require('node:net');
+const v8 = require('node:v8');
 const path = require('node:path');
 const { median } = require('simple-statistics');
 const common = require('./common');
 const corpus = require('./corpus');
-const { heapObjects, difference } = require('../scripts/dev/heap-objects');
 
 const KEYS = ['rss', 'heapUsed', 'external', 'arrayBuffers'];
 const PARTIAL_BYTES = 8192;
+
+// What the heap holds, by kind of object, from a V8 heap snapshot (a full GC,
+// then every reachable object, and the native objects Node reports through
+// its embedder graph, such as the built-in parser's C++ state). A kind is the
+// snapshot's node type and, for objects, closures, arrays, native and hidden
+// nodes, its name (the constructor, the function, the kind of elements, the
+// native class); strings, numbers and code by type alone.
+const NAMED = new Set(['object', 'closure', 'array', 'native', 'hidden', 'synthetic', 'object shape', 'regexp']);
+
+async function heapObjects() {
+  let text = '';
+  for await (const chunk of v8.getHeapSnapshot()) text += chunk;
+  const snapshot = JSON.parse(text);
+  text = '';
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const width = fields.length;
+  const at = { type: fields.indexOf('type'), name: fields.indexOf('name'), size: fields.indexOf('self_size') };
+  const { nodes, strings } = snapshot;
+  const out = new Map();
+  for (let i = 0; i < nodes.length; i += width) {
+    const type = types[nodes[i + at.type]];
+    const kind = NAMED.has(type) ? `${type} ${strings[nodes[i + at.name]].slice(0, 60)}` : type;
+    const entry = out.get(kind) || { count: 0, bytes: 0 };
+    entry.count++;
+    entry.bytes += nodes[i + at.size];
+    out.set(kind, entry);
+  }
+  return Object.fromEntries(out);
+}
+
+// (after - before) / per, by kind: { kind: { count, bytes } }.
+function difference(before, after, per) {
+  const out = {};
+  for (const kind of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const a = before[kind] || { count: 0, bytes: 0 };
+    const b = after[kind] || { count: 0, bytes: 0 };
+    out[kind] = { count: (b.count - a.count) / per, bytes: (b.bytes - a.bytes) / per };
+  }
+  return out;
+}
 
 // The server child: answers a few headers' lengths, reports its memory.
 function server(parser, pkg) {
@@ -51,14 +92,8 @@ function server(parser, pkg) {
     global.gc();
     const m = process.memoryUsage();
     let bytesRead = 0;
-    let core = null;
-    for (const socket of sockets) {
-      bytesRead += socket.bytesRead;
-      for (const [key, value] of Object.entries(common.coreStats(socket.parser, pkg) || {})) {
-        if (typeof value === 'number') (core = core || {})[key] = (core[key] || 0) + value;
-      }
-    }
-    return { memory: Object.fromEntries(KEYS.map((k) => [k, m[k]])), connections: sockets.size, bytesRead, core,
+    for (const socket of sockets) bytesRead += socket.bytesRead;
+    return { memory: Object.fromEntries(KEYS.map((k) => [k, m[k]])), connections: sockets.size, bytesRead,
       objects: snapshot ? await heapObjects() : null };
   };
   process.on('message', (msg) => {
@@ -129,12 +164,8 @@ async function settle(child, mode, n) {
   await common.sleep(300);
 }
 
-// (b - a) / n of the memory figures and the core's counters.
-function perConnection(a, b, n) {
-  const out = Object.fromEntries(KEYS.map((k) => [k, (b.memory[k] - a.memory[k]) / n]));
-  if (b.core) out.core = Object.fromEntries(Object.keys(b.core).map((k) => [k, (b.core[k] - ((a.core && a.core[k]) || 0)) / n]));
-  return out;
-}
+// (b - a) / n of the memory figures.
+const perConnection = (a, b, n) => Object.fromEntries(KEYS.map((k) => [k, (b.memory[k] - a.memory[k]) / n]));
 
 // use(child, listening) with a fresh server of `parser`, which then ends.
 async function withServer(parser, pkg, use) {
@@ -180,8 +211,7 @@ async function memory({ partial = false, connections = partial ? 2000 : 4000, ro
   }
   const out = { node: process.version, mode, connections, rounds, ratios, median: median(ratios),
     range: [Math.min(...ratios), Math.max(...ratios)],
-    kb: Object.fromEntries(KEYS.map((k) => [k, Object.fromEntries(common.PARSERS.map((p) => [p, median(results[p].map((m) => m[k])) / 1024]))])),
-    core: results.napi[0].core ? Object.fromEntries(Object.keys(results.napi[0].core).map((k) => [k, median(results.napi.map((m) => m.core[k]))])) : null };
+    kb: Object.fromEntries(KEYS.map((k) => [k, Object.fromEntries(common.PARSERS.map((p) => [p, median(results[p].map((m) => m[k])) / 1024]))])) };
   if (breakdown) {
     out.breakdown = { n1: breakdown[0], n2: breakdown[1] };
     for (const parser of common.PARSERS) {
@@ -197,7 +227,6 @@ function describe(out) {
     `node ${out.node}: KB per connection above the idle server, median of ${out.rounds} rounds; RSS napi/builtin ` +
     `${out.median.toFixed(3)} (rounds ${out.ratios.map((r) => r.toFixed(3)).join(', ')})`,
   ...KEYS.map((k) => `  ${k.padEnd(12)} builtin ${out.kb[k].builtin.toFixed(1).padStart(7)}  napi ${out.kb[k].napi.toFixed(1).padStart(7)}`)];
-  if (out.core) lines.push(`  core (napi, bytes per connection): ${Object.entries(out.core).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
   const bd = out.breakdown;
   if (bd) {
     lines.push(`by object, heap snapshots at ${bd.n1} and ${bd.n2} connections, per connection (bytes): builtin / napi`);

@@ -3,7 +3,7 @@
 // benchmark/c/raw-llhttp.c against the static llhttp the addon links (flags
 // from scripts/install/llhttp.js) into benchmark/c/build/, runs it, and
 // prints the median of the repeats in Node's format. build() is
-// scripts/dev/instructions.js's too.
+// instructions.js's too.
 //
 //   node benchmark/raw-llhttp.js [len=8] [frags=1] [n=2000000] [--repeats=5] [--clock=wall|cpu]
 

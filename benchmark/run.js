@@ -1,10 +1,10 @@
 'use strict';
-// `npm run bench`: the figures a user decides by, in about three minutes on
+// `npm run bench`: the figures a user decides by, in about two minutes on
 // two cores, against Node's built-in parser in the same run: the parser on
 // distinct requests (whole and in 3 pieces, steady state), a node:http
 // server per request with the built-in and with install() (hello and
-// browser-like, solo rounds), llhttp-napi/server (once lib/server/ exists)
-// and memory per idle connection, each with its interval.
+// browser-like, solo rounds), llhttp-napi/server (browser-like) and memory
+// per idle connection, each with its interval.
 //
 // `npm run bench:full` (--full) adds every other figure the docs quote: every
 // workload in solo and paired rounds with nextTicks and emits, net-echo, the
@@ -12,7 +12,8 @@
 // shape, raw llhttp in C, the cold parse, memory with a pending head and by
 // object, and instructions per message under callgrind. It prints how long
 // it will take first, and writes benchmark/results/node<major>.md (the
-// summary the README and docs/benchmarks.md quote) and .json.
+// summary table and the servers' lines: what a reader needs) and .json
+// (everything; each program prints its own part again).
 //
 //   node benchmark/run.js [--full] [--rounds=6] [--duration=1.5] [--out=benchmark/results]
 //   $(node scripts/dev/test-lines.js --print 24) benchmark/run.js [--full]   (another Node line)
@@ -24,8 +25,8 @@ const { spawnSync } = require('node:child_process');
 const common = require('./common');
 const workloads = require('./server-workloads');
 const { e2e, describe: describeServers } = require('./server');
-const { clientBench, describe: describeClient } = require('./client');
-const { memory, describe: describeMemory } = require('./memory');
+const { clientBench } = require('./client');
+const { memory } = require('./memory');
 const { rawLlhttp } = require('./raw-llhttp');
 
 const { options } = common.parseArgs();
@@ -36,8 +37,6 @@ const OUT = path.resolve(options.out || path.join(__dirname, 'results'));
 // The servers of the default run: install() on hello and browser, llhttp-napi/server on browser.
 const DEFAULT_SERVERS = ['hello', 'browser', 'server-browser'];
 const FULL_SERVERS = workloads.NAMES.filter((name) => name !== 'net-echo');
-// Those that run here (for the time estimates).
-const runnable = (names) => names.filter((name) => !workloads.missing(name)).length;
 
 const started = Date.now();
 const tty = process.stderr.isTTY;
@@ -95,9 +94,6 @@ const serverRows = (names, modes, extra) => async (rows, result) => {
         text: common.PARSERS.map((p) => `${p} ${w.counts[p].ticks.toFixed(2)} / ${w.counts[p].emits.toFixed(2)}`).join(', ') });
     }
   }
-  for (const [name, why] of Object.entries(r.skipped)) {
-    rows.push({ figure: `${workloads.workload(name).description.split(',')[0]}, ${name}`, how: 'timed', text: `not run: ${why}` });
-  }
 };
 const memoryRow = (figure, settings) => async (rows, result) => {
   const m = await memory({ ...settings, onProgress: (what) => progress(`memory per connection, ${what}`) });
@@ -112,7 +108,7 @@ const DEFAULT_STEPS = [
     steadyRow('parser, distinct requests, whole: speed, steady state', ['vary=1', 'frags=1'])(rows);
     steadyRow('parser, distinct requests in 3 pieces: speed, steady state', ['vary=1', 'frags=3'])(rows);
   } },
-  { seconds: runnable(DEFAULT_SERVERS) * ROUNDS * 2 * (DURATION + 1.7), what: `servers (${DEFAULT_SERVERS.join(', ')}), solo rounds`,
+  { seconds: DEFAULT_SERVERS.length * ROUNDS * 2 * (DURATION + 0.9), what: `servers (${DEFAULT_SERVERS.join(', ')}), solo rounds`,
     run: serverRows(DEFAULT_SERVERS, ['solo']) },
   { seconds: 20, what: 'memory per idle keep-alive connection', run: memoryRow('RSS per idle keep-alive connection (4,000)', { rounds: 2 }) },
 ];
@@ -141,7 +137,7 @@ const FULL_STEPS = [
     progress('the cold parse');
     rows.push({ figure: 'parser, distinct requests, cold (cold.js): speed', how: 'timed', better: 'higher', stats: json('cold.js', []) });
   } },
-  { seconds: runnable(FULL_SERVERS) * (ROUNDS * 2 * (DURATION + 2) + 6 * (DURATION + 3) + 5), what: `servers (${FULL_SERVERS.join(', ')}), solo and paired rounds, nextTicks and emits`,
+  { seconds: FULL_SERVERS.length * (ROUNDS * 2 * (DURATION + 2) + 6 * (DURATION + 3) + 5), what: `servers (${FULL_SERVERS.join(', ')}), solo and paired rounds, nextTicks and emits`,
     run: serverRows(FULL_SERVERS, ['solo', 'paired']) },
   { seconds: ROUNDS * 2 * (DURATION + 2), what: 'the parser on node:net (net-echo), solo rounds', run: serverRows(['net-echo'], ['solo']) },
   { seconds: 2 * ROUNDS * 2 * (DURATION + 2), what: 'the node:http client (JSON, chunked), solo rounds', run: async (rows, result) => {
@@ -156,8 +152,8 @@ const FULL_STEPS = [
       await memoryRow('RSS per connection holding 8 KiB of an unfinished head (2,000)', { partial: true, rounds: 2,
         breakdown: [200, 1200] })(rows, result);
     } },
-  { seconds: 540, what: 'instructions per message under callgrind (scripts/dev/instructions.js)', run: async (rows, result) => {
-    const { instructions } = require('../scripts/dev/instructions');
+  { seconds: 540, what: 'instructions per message under callgrind (instructions.js)', run: async (rows, result) => {
+    const { instructions } = require('./instructions');
     result.instructions = await instructions({ len: 8, vary: [0, 1], onProgress: (t) => progress(t) });
     for (const w of result.instructions.workloads || []) {
       const p = w.parsers;
@@ -200,16 +196,16 @@ function notes(result) {
   ];
 }
 
+// The summary a reader needs; the rounds, the client, memory by object and
+// instructions by function are in the JSON, and each program prints them.
 function markdown(result) {
   const fence = (text) => ['```', text, '```', ''];
   return [`# llhttp-napi benchmark summary, Node ${process.version} (\`npm run bench:full\`)`, '',
     `${new Date().toISOString().slice(0, 10)}, ${os.cpus()[0].model.trim()}, ${os.cpus().length} cores.`, '',
-    ...fence(table(result.rows)), ...notes(result).map((l) => `${l}`), '',
+    ...fence(table(result.rows)), ...notes(result), '',
     ...(result.servers || []).flatMap((s) => ['## Servers', '', ...fence(describeServers(s))]),
-    ...(result.client ? ['## The client', '', ...fence(describeClient(result.client))] : []),
-    ...(result.memory || []).flatMap((m) => [`## Memory per connection (${m.mode})`, '', ...fence(describeMemory(m))]),
-    ...(result.instructions && !result.instructions.error ?
-      ['## Instructions per message (callgrind)', '', ...fence(require('../scripts/dev/instructions').describe(result.instructions))] : []),
+    'Again, by part: `node benchmark/server.js`, `client.js`, `memory.js --breakdown`, `instructions.js` ' +
+      '([benchmark/README.md](../README.md)).', '',
   ].join('\n');
 }
 

@@ -50,7 +50,7 @@ async function createServer({ parser, name, pkg }) {
   };
   const options = { keepAliveTimeout: 60000 };
   if (parser === 'napi' && w.ours === 'server') {
-    return { server: require(path.join(pkg, 'lib', 'server')).createServer(options, counted), seen: () => 'napi' };
+    return { server: require(common.packageEntry(pkg, './server')).createServer(options, counted), seen: () => 'napi' };
   }
   const unavailable = common.useParser(parser, pkg);
   if (unavailable) throw Object.assign(new Error(unavailable), { unavailable: true });
@@ -63,17 +63,13 @@ const { options } = common.parseArgs();
 if (options.count) countTicksAndEmits();
 createServer({ parser: options.parser, name: options.workload || 'hello', pkg: path.resolve(options.package || common.ROOT) })
   .then(({ server, seen }) => {
-    let windowStart = process.hrtime.bigint();
     process.on('message', (msg) => {
       if (msg.type === 'reset') {
         tally.requests = tally.ticks = tally.emits = 0;
-        windowStart = process.hrtime.bigint();
         process.send({ type: 'reset' });
       } else if (msg.type === 'report') {
-        // Read before sending: sending itself emits and ticks.
-        // The window in µs of the monotonic clock, that of V8's CPU profiles (scripts/dev/server-profile.js).
-        const window = [Number(windowStart / 1000n), Number(process.hrtime.bigint() / 1000n)];
-        process.send({ type: 'report', ...tally, parser: seen(), pid: process.pid, window });
+        // (The tally is read before sending: sending itself emits and ticks.)
+        process.send({ type: 'report', ...tally, parser: seen() });
       } else if (msg.type === 'exit') {
         process.exit(0);
       }

@@ -29,8 +29,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
-const { spawn, execFileSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
+const callgrind = require('./callgrind');
 const common = require('./common');
+const where = require('./where');
 const workloads = require('./server-workloads');
 
 const { options, rest } = common.parseArgs();
@@ -91,13 +93,11 @@ function drive(socket, requests, first, count) {
 // One server under callgrind; returns the window's dump and perf map.
 async function runOne({ node, side, n1, n2, dir, tag }) {
   const out = path.join(dir, `${tag}.out`);
-  const argv = ['--tool=callgrind', '--cache-sim=yes', '--collect-systime=yes', '--smc-check=all-non-file',
-    '--dump-instr=no', `--callgrind-out-file=${out}`, `--log-file=${out}.log`, node, '--perf-basic-prof',
-    __filename, target, '--serve', `--side=${side}`];
+  const argv = [node, '--perf-basic-prof', __filename, target, '--serve', `--side=${side}`];
   if (options.package) argv.push(`--package=${path.resolve(options.package)}`);
   // (A module name stays a name: llhttp-napi/server.)
   if (options.server) argv.push(`--server=${/^[./]/.test(options.server) ? path.resolve(options.server) : options.server}`);
-  const child = spawn('valgrind', argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = callgrind.start(argv, out, { cache: true, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const [port, pid] = await new Promise((resolve, reject) => {
       let text = '';
@@ -124,112 +124,6 @@ async function runOne({ node, side, n1, n2, dir, tag }) {
   }
 }
 
-// ------------------------------------------------------------- the account ----
-
-// Self and inclusive cost per function (name and object) of a dump, and the
-// pid it came from.
-function readDump(file) {
-  const ids = new Map();
-  const fns = new Map();
-  let events = null;
-  let ob = '';
-  let fn = null;
-  let inCall = false;
-  let pid = 0;
-  const define = (spec, m = /^\((\d+)\)(?: (.*))?$/.exec(spec)) =>
-    (!m ? spec : (m[2] !== undefined && ids.set(m[1], m[2]), ids.get(m[1])));
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (/^[0-9+\-*]/.test(line)) {
-      const parts = line.split(' ');
-      const into = inCall ? fn.incl : fn.self;
-      for (let i = 1; i < parts.length; i++) into[i - 1] += Number(parts[i]);
-      inCall = false;
-    } else if (line.startsWith('events: ')) events = line.slice(8).trim().split(' ');
-    else if (line.startsWith('pid: ')) pid = Number(line.slice(5));
-    else if (line.startsWith('ob=') || line.startsWith('cob=')) {
-      const name = define(line.slice(line.indexOf('=') + 1));
-      if (line[0] === 'o') ob = name;
-    } else if (line.startsWith('fn=') || line.startsWith('cfn=')) {
-      const name = define(line.slice(line.indexOf('=') + 1)).replace(/'\d+$/, ''); // (recursion levels)
-      if (line[0] === 'c') continue;
-      const key = `${name}\0${ob}`;
-      if (!(fn = fns.get(key))) fns.set(key, (fn = { name, ob, self: events.map(() => 0), incl: events.map(() => 0) }));
-    } else if (line.startsWith('calls=')) inCall = true;
-  }
-  return { events, pid, fns: [...fns.values()] };
-}
-
-// Names JIT'd code from a perf map (the code put last at an address), without
-// tier marks, position, or the path before lib/, benchmark/, node_modules/.
-function jitNamer(mapFile) {
-  const entries = fs.readFileSync(mapFile, 'utf8').split('\n').map((l, i) => {
-    const m = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/.exec(l);
-    return m && { start: parseInt(m[1], 16), end: parseInt(m[1], 16) + parseInt(m[2], 16), name: m[3], i };
-  }).filter(Boolean).sort((a, b) => a.start - b.start);
-  return (address) => {
-    let [lo, hi, best] = [0, entries.length - 1, null];
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (entries[mid].start <= address) lo = mid + 1; else hi = mid - 1;
-    }
-    for (let j = hi; j >= 0 && j > hi - 64; j--) {
-      if (address < entries[j].end && (best === null || entries[j].i > best.i)) best = entries[j];
-    }
-    return best && best.name.replace(/^JS:[*~^+]?'?/, 'JS ').replace(/:\d+:\d+$/, '')
-      .replace(/ \S*?\/(node_modules\/\S+|lib\/[^/ ]+\.js|benchmark\/\S+)$/, ' $1');
-  };
-}
-
-const COMPILERS = 'V8 compilers (TurboFan, Maglev, parser)';
-const CATEGORIES = [
-  ['JS ours: lib/', (f) => /^JS .* lib\/[^/]+\.js$/.test(f.name)],
-  ['JS node:http', (f) => /^JS .*node:_?http/.test(f.name)],
-  ['JS net, streams, events, timers, async hooks, ticks', (f) => /^JS .*node:(net|stream|events|timers|buffer|async_hooks|internal\/(streams|timers|async|process|stream_base|event|util|net|validators|buffer|linkedlist))/.test(f.name)],
-  ['JS the app (handler, Express)', (f) => /^JS .* (benchmark|node_modules)\//.test(f.name)],
-  ['JS other, RegExp, stubs', (f) => f.jit],
-  ['llhttp', (f) => /^llhttp|llparse/.test(f.name)],
-  ['our addon (core, binding)', (f) => /llhttp_napi[^/]*\.node$/.test(f.ob)],
-  ['N-API', (f) => /napi_|v8impl|Napi::/.test(f.name)],
-  ['built-in parser C++ (node_http_parser.cc, ConnectionsList)', (f) => /http_parser|ConnectionsList/.test(f.name)],
-  ['node streams C++ (reads, writes, onread)', (f) => /StreamBase|StreamResource|StreamListener|StreamWrap|WriteWrap|StreamReq|EmitRead|OnUvRead|OnUvAlloc|CallJSOnread|TCPWrap|ShutdownWrap/.test(f.name)],
-  ['callback scopes, async hooks C++', (f) => /InternalCallbackScope|MakeCallback|AsyncWrap|AsyncHooks|async_context|CallbackScope|TickInfo|RunMicrotasks|MicrotaskQueue/.test(f.name)],
-  ['libuv', (f) => /^uv_|^uv__/.test(f.name)],
-  ['GC', (f) => /Heap::|Scaveng|MarkCompact|Marking|Sweep|Evacuat|Remembered|GCTracer|MemoryChunk|SemiSpace|NewSpace|PagedSpace|MinorMC|ConcurrentMark|IncrementalMark|GlobalHandles|MemoryAllocator|IterateObjectCache|RootScavenge/.test(f.name)],
-  [COMPILERS, (f) => /compiler::|maglev::|Maglev|Turbofan|Zone|Parser::|Scanner|BytecodeGenerator|baseline::|interpreter::|Compiler::|OptimizingCompile/.test(f.name)],
-  ['V8 builtins (ICs, interpreter, stubs)', (f) => /^Builtins_/.test(f.name)],
-  ['JIT code not in the perf map', (f) => /^0x[0-9a-f]+$/.test(f.name)],
-  ['libc (malloc, memcpy, syscall wrappers)', (f) => /libc[.-]|ld-linux|libstdc/.test(f.ob)],
-  ['V8 runtime (runtime calls, strings, API)', (f) => /v8::|Runtime_|Builtins::/.test(f.name)],
-  ['other node C++', () => true],
-];
-
-// Per request: { total: {Ir, I1, D1, sys}, fns: [{ name, category, Ir, I1, D1, incl: {Ir, I1, D1} }] }.
-function account(dump, map, dn) {
-  const { events, fns, pid } = readDump(dump);
-  const [ir, i1, d1r, d1w, sys] = ['Ir', 'I1mr', 'D1mr', 'D1mw', 'sysCount'].map((e) => events.indexOf(e));
-  const jitName = jitNamer(fs.existsSync(map) ? map : `/tmp/perf-${pid}.map`);
-  const merged = new Map();
-  const total = { Ir: 0, I1: 0, D1: 0, sys: 0 };
-  for (const f of fns) {
-    const m = /^0x([0-9a-f]+)$/.exec(f.name);
-    const jit = m ? jitName(parseInt(m[1], 16)) : null;
-    const g = { name: jit ? (jit.startsWith('JS ') ? jit : `JIT ${jit}`) : f.name, ob: f.ob, jit: Boolean(jit) };
-    const category = CATEGORIES.find(([, test]) => test(g))[0];
-    const e = merged.get(g.name) || { name: g.name, category, Ir: 0, I1: 0, D1: 0, incl: { Ir: 0, I1: 0, D1: 0 } };
-    for (const [into, costs] of [[e, f.self], [e.incl, f.incl], [e.incl, f.self]]) {
-      into.Ir += costs[ir] / dn;
-      into.I1 += costs[i1] / dn;
-      into.D1 += (costs[d1r] + costs[d1w]) / dn;
-    }
-    total.Ir += f.self[ir] / dn;
-    total.I1 += f.self[i1] / dn;
-    total.D1 += (f.self[d1r] + f.self[d1w]) / dn;
-    total.sys += sys >= 0 ? f.self[sys] / dn : 0;
-    merged.set(g.name, e);
-  }
-  return { total, fns: [...merged.values()] };
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
 const ratio = (v, base, i) => (i ? ` (${(v / base).toFixed(3)}x)` : '');
@@ -244,7 +138,7 @@ function report(results, allSides, top) {
       const runs = bySide.get(s) || [];
       const t = {};
       for (const k of ['Ir', 'I1', 'D1', 'sys']) t[k] = median(runs.map((r) => r.total[k]));
-      t.noJit = median(runs.map((r) => r.total.Ir - r.fns.reduce((a, f) => a + (f.category === COMPILERS ? f.Ir : 0), 0)));
+      t.noJit = median(runs.map((r) => r.total.Ir - (callgrind.byCategory(r.fns)[where.COMPILERS] || ZERO).Ir));
       return { t, runs, mid: runs.find((r) => r.total.Ir === t.Ir), byName: null };
     });
     lines.push(`\n## ${target} on ${node}: per request, median of ${med.map((m) => m.runs.length).join('/')} runs\n`,
@@ -255,16 +149,12 @@ function report(results, allSides, top) {
     }
     lines.push(`| instructions, each run | ${med.map((m) => m.runs.map((r) => fmt(r.total.Ir)).join(', ')).join(' | ')} |`);
     for (const m of med) m.byName = new Map(m.mid.fns.map((f) => [f.name, f]));
-    const cats = med.map((m) => m.mid.fns.reduce((c, f) => {
-      const e = c.get(f.category) || c.set(f.category, { Ir: 0, I1: 0, D1: 0 }).get(f.category);
-      for (const k of ['Ir', 'I1', 'D1']) e[k] += f[k];
-      return c;
-    }, new Map()));
+    const cats = med.map((m) => callgrind.byCategory(m.mid.fns));
     const last = cats.length - 1;
     lines.push('', `| category, Ir / I1 / D1 (median run) | ${sides.join(' | ')} | Ir, ${sides[last]} - ${sides[0]} |`,
       `|---|${sides.map(() => '--:').join('|')}|--:|`);
-    for (const [name] of CATEGORIES) {
-      const v = cats.map((c) => c.get(name) || ZERO);
+    for (const [name] of where.CATEGORIES) {
+      const v = cats.map((c) => c[name] || ZERO);
       if (v.some((x) => x.Ir >= 0.5)) lines.push(`| ${name} | ${v.map(cell).join(' | ')} | ${fmt(v[last].Ir - v[0].Ir)} |`);
     }
     const names = [...new Set(med.flatMap((m) => [...m.byName.keys()]))];
@@ -305,7 +195,7 @@ async function main() {
       for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.out.2')).sort()) {
         const m = /\.(v[\d.]+)\.(\w+)\.\d+\.out\.2$/.exec(file);
         const base = path.join(dir, file.slice(0, -2));
-        if (m) add(m[1], m[2] === 'napi' && label ? label : m[2], account(path.join(dir, file), `${base}.map`, n2 - n1));
+        if (m) add(m[1], m[2] === 'napi' && label ? label : m[2], callgrind.account(path.join(dir, file), `${base}.map`, n2 - n1));
       }
     }
     if (!options.sides) sides.splice(0, sides.length, ...new Set([...results.values()].flatMap((b) => [...b.keys()])));
@@ -322,7 +212,7 @@ async function main() {
         const tag = `${path.basename(target).replace(/\W/g, '_')}.${t.version}.${t.side}.${t.r + Number(options.run || 0)}`;
         process.stderr.write(`callgrind ${tag} (${n1} then ${n2} requests)\n`);
         const { dump, map } = await runOne({ ...t, n1, n2, dir, tag });
-        const acc = account(dump, map, n2 - n1);
+        const acc = callgrind.account(dump, map, n2 - n1);
         add(t.version, t.side, acc);
         process.stderr.write(`  ${tag}: ${fmt(acc.total.Ir)} Ir, ${fmt(acc.total.I1)} I1, ${fmt(acc.total.D1)} D1 per request\n`);
       }

@@ -18,8 +18,6 @@
 //   requests(workload, { seed })   the requests of a workload, seeded
 
 const crypto = require('node:crypto');
-const fs = require('node:fs');
-const path = require('node:path');
 const corpus = require('./corpus');
 
 const { prng } = corpus;
@@ -147,8 +145,7 @@ const hello = () => [{ method: 'GET', path: '/', headers: [['Host', 'localhost']
 
 // One workload per row: name, app file, requests (count distinct ones; the
 // loader keeps each as a buffer per connection, so counts stay modest), ours,
-// what it is. A row whose server is missing (lib/server/ before it exists)
-// is listed and skipped.
+// what it is.
 const WORKLOADS = [
   ['hello', 'handlers.js', hello, 'install', 'keep-alive GET / (2 headers), response "Hello World"'],
   ['browser', 'handlers.js', (seed) => browserRequests(256, seed), 'install',
@@ -183,14 +180,6 @@ function workload(name) {
   return w;
 }
 
-// Why a workload cannot run in this checkout (its server or app missing), or null.
-function missing(name, pkg = path.resolve(__dirname, '..')) {
-  const w = workload(name);
-  if (w.ours === 'server' && !fs.existsSync(path.join(pkg, 'lib', 'server'))) return 'lib/server/ does not exist yet';
-  if (!fs.existsSync(path.join(__dirname, 'apps', w.app))) return `benchmark/apps/${w.app} does not exist yet`;
-  return null;
-}
-
 function requests(name, { seed = 1 } = {}) {
   return workload(name).make(seed);
 }
@@ -222,4 +211,4 @@ function digest(list) {
   return hash.digest('hex').slice(0, 12);
 }
 
-module.exports = { WORKLOADS, NAMES, workload, missing, requests, serialize, forAutocannon, digest, jsonDocument };
+module.exports = { WORKLOADS, NAMES, workload, requests, serialize, forAutocannon, digest, jsonDocument };

@@ -59,7 +59,7 @@ function createLoader() {
 
 // Both servers at once, one window. onWindow({ builtin: pid, napi: pid },
 // seconds, workload, round) is called as the window opens and may return a
-// promise (scripts/dev/server-profile.js records the window with perf).
+// promise (server-profile.js records the window with perf).
 async function pairedRound({ workload, loader, round, warmup, duration, connections, seed, count = false, pkg,
   serverFlags, onWindow }) {
   const order = common.roundOrder(round);
@@ -94,12 +94,8 @@ async function e2e({ workloads: names = workloads.NAMES, modes = MODES, rounds =
   onProgress = () => {} } = {}) {
   pkg = path.resolve(pkg);
   const result = { settings: { modes, rounds, pairedRounds, duration, warmup, connections, seed },
-    identity: common.buildIdentity(pkg), workloads: {}, skipped: {} };
-  const run = names.filter((name) => {
-    const why = workloads.missing(name, pkg);
-    if (why) result.skipped[name] = why;
-    return !why;
-  });
+    identity: common.buildIdentity(pkg), workloads: {} };
+  const run = names.map((name) => workloads.workload(name).name);
   const planned = { solo: rounds, paired: pairedRounds };
   const steps = run.length * (modes.reduce((sum, m) => sum + planned[m], 0) + (count ? 1 : 0));
   let step = 0;
@@ -160,7 +156,6 @@ function describe(result) {
       }
     }
   }
-  for (const [name, why] of Object.entries(result.skipped)) lines.push(`${name}: not run (${why})`);
   return lines.join('\n');
 }
 
