@@ -12,6 +12,20 @@ const {
   bothWays, assertParser, listen, closeServer, rawRequest, delay,
 } = require('../support/http-modes');
 
+// A raw connection to port (latin1); receivedEnd(suffix) waits up to 5 s
+// until what it received ends with suffix, and says whether it did.
+function rawConnection(port) {
+  const client = require('node:net').connect(port, '127.0.0.1');
+  client.setEncoding('latin1');
+  let received = '';
+  client.on('data', (d) => { received += d; });
+  client.receivedEnd = async (suffix) => {
+    for (const start = Date.now(); !received.endsWith(suffix) && Date.now() - start < 5000;) await delay(2);
+    return received.endsWith(suffix);
+  };
+  return client;
+}
+
 // Other connections' requests, to overwrite a shared read buffer.
 async function otherTraffic(port, count) {
   for (let i = 0; i < count; i++) {
@@ -36,11 +50,8 @@ bothWays('upgrade: the bytes after the head stay intact after other connections 
     socket.on('data', (d) => socket.write(d));
   });
   const port = await listen(server);
-  const client = require('node:net').connect(port, '127.0.0.1');
+  const client = rawConnection(port);
   try {
-    client.setEncoding('latin1');
-    let received = '';
-    client.on('data', (d) => { received += d; });
     await once(client, 'connect');
     client.write('GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: echo\r\nConnection: upgrade\r\n\r\nEARLY-BYTES-' + 'e'.repeat(100));
     while (head === null) await delay(5);
@@ -49,10 +60,7 @@ bothWays('upgrade: the bytes after the head stay intact after other connections 
     assert.equal(head.toString('latin1'), 'EARLY-BYTES-' + 'e'.repeat(100));
     // The upgraded connection's later reads reach its 'data' listener whole.
     client.write('after-' + 'z'.repeat(5000));
-    const want = 'after-' + 'z'.repeat(5000);
-    const start = Date.now();
-    while (!received.endsWith(want) && Date.now() - start < 5000) await delay(5);
-    assert.ok(received.endsWith(want), 'echoed after the upgrade');
+    assert.ok(await client.receivedEnd('after-' + 'z'.repeat(5000)), 'echoed after the upgrade');
   } finally {
     client.destroy();
     if (upgraded !== null) upgraded.destroy();
@@ -141,17 +149,12 @@ bothWays('a consumed socket\'s timeout is refreshed as often as with the built-i
     closed = once(socket, 'close');
   });
   const port = await listen(server);
-  const client = require('node:net').connect(port, '127.0.0.1');
+  const client = rawConnection(port);
   try {
-    client.setEncoding('latin1');
-    let received = '';
-    client.on('data', (d) => { received += d; });
     await once(client, 'connect');
     for (let i = 0; i < 3; i++) {
       client.write(`GET /r${i} HTTP/1.1\r\nHost: a\r\n\r\n`);
-      const start = Date.now();
-      while (!received.endsWith(`ok /r${i}`) && Date.now() - start < 5000) await delay(2);
-      assert.ok(received.endsWith(`ok /r${i}`), `response ${i}`);
+      assert.ok(await client.receivedEnd(`ok /r${i}`), `response ${i}`);
     }
     client.end();
     await closed;

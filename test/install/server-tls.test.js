@@ -1,36 +1,23 @@
 'use strict';
 // node:https server and client over TLS, with the built-in parser and after
 // install(). The certificate is made for the test with openssl.
-const { before, after } = require('node:test');
+const { before } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const https = require('node:https');
 const tls = require('node:tls');
-const { execFileSync } = require('node:child_process');
 const { once } = require('node:events');
 
 const {
   bothWays, assertParser, parserOf, listen, closeServer, bodyOf,
 } = require('../support/http-modes');
+const { selfSigned } = require('../support/certificate');
 
-let dir;
 let key;
 let cert;
 
 before(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-tls-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-  ], { stdio: 'ignore' });
-  key = fs.readFileSync(path.join(dir, 'key.pem'));
-  cert = fs.readFileSync(path.join(dir, 'cert.pem'));
+  ({ key, cert } = selfSigned());
 });
-
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 bothWays('https server and client: bodies, keep-alive, headers', async (mode) => {
   const server = https.createServer({ key, cert }, async (req, res) => {

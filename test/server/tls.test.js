@@ -3,33 +3,20 @@
 // its reads reach the parser through the socket's push, not the shared read
 // buffer) against node:https: the same answers to the same bytes, bodies
 // and pipelined requests included. The certificate is made with openssl.
-const { test, before, after } = require('node:test');
+const { test, before } = require('node:test');
 const assert = require('node:assert');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const tls = require('node:tls');
 const https = require('node:https');
-const { execFileSync } = require('node:child_process');
 const ours = require('../../lib/server');
 const { normalize, echoHandler } = require('../support/both-servers');
+const { selfSigned } = require('../support/certificate');
 
-let dir;
 let key;
 let cert;
 
 before(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-own-tls-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-sha256', '-days', '2',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-  ], { stdio: 'ignore' });
-  key = fs.readFileSync(path.join(dir, 'key.pem'));
-  cert = fs.readFileSync(path.join(dir, 'cert.pem'));
+  ({ key, cert } = selfSigned(['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1']));
 });
-
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function exchangeTls(port, pieces) {
   return new Promise((resolve, reject) => {
