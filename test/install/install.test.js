@@ -12,6 +12,7 @@ const { once } = require('node:events');
 const {
   ROOT, llhttp, OurParser, parserOf, listen, closeServer, runNode, bodyOf,
 } = require('../support/http-modes');
+const { packageWithoutAddon } = require('../support/package-copy');
 
 // A script printing which parser a server connection and a client response
 // used: "server=ours client=ours" or "...=builtin".
@@ -144,15 +145,6 @@ test('install() validates its options', () => {
   assert.throws(() => llhttp.install({ strict: 1 }), TypeError);
   assert.equal(llhttp.isInstalled(), false);
 });
-
-// A copy of the package without its compiled addon.
-function packageWithoutAddon() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-noaddon-'));
-  fs.cpSync(path.join(ROOT, 'lib'), path.join(dir, 'lib'), { recursive: true });
-  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  return dir;
-}
 
 test('fallback: without the addon install() returns false, warns once, http works', async () => {
   const dir = packageWithoutAddon();

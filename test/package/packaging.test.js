@@ -7,12 +7,12 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { builtinModules } = require('node:module');
 const { execFileSync } = require('node:child_process');
 
 const { ROOT, runNode } = require('../support/http-modes');
+const { packageWithoutAddon } = require('../support/package-copy');
 
 const pkg = require('../../package.json');
 
@@ -112,23 +112,14 @@ test('no .node binary is tracked by git', () => {
   assert.equal(tracked.trim(), '');
 });
 
-// A copy of lib/ and package.json, without build/ or prebuilds/.
-function bareCopy() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-native-'));
-  fs.cpSync(path.join(ROOT, 'lib'), path.join(dir, 'lib'), { recursive: true });
-  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  return dir;
-}
-
-// (The bare copy's own lookup, whatever addon the environment points at:
+// (The copy's own lookup, whatever addon the environment points at:
 // npm run test:asan sets LLHTTP_NAPI_ADDON.)
 const OWN = { LLHTTP_NAPI_ADDON: '' };
 const LOAD = `try { require('./lib/native'); console.log('loaded'); }
   catch (err) { console.log(JSON.stringify({ code: err.code, first: err.message.split('\\n')[0] })); }`;
 
 test('load errors name the platform, the prebuilds there are, the build command and what is missing', async () => {
-  const dir = bareCopy();
+  const dir = packageWithoutAddon();
   try {
     const none = JSON.parse((await runNode(['-e', LOAD], { cwd: dir, env: OWN })).stdout);
     assert.equal(none.code, 'LLHTTP_NAPI_NO_ADDON');
