@@ -375,6 +375,6 @@ function buildIdentity(pkg = ROOT) {
 module.exports = {
   ROOT, PARSERS, roundOrder, parseArgs, product, formatRate, formatLine, parseLine, timer, createBenchmark,
   loadParser, packageEntry, useParser, whichParser, makeParser, parseLoop, benchRequest, workload, verifyWorkload,
-  ratioStats, verdict, PINNED, MEASURED_CPU, LOAD_CPU, pinned, cpuSeconds, sleep, ipcChild, startWindow, soloRound,
+  ratioStats, verdict, MEASURED_CPU, LOAD_CPU, pinned, sleep, ipcChild, startWindow, soloRound,
   seriesStats, buildIdentity,
 };

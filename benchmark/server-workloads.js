@@ -211,4 +211,4 @@ function digest(list) {
   return hash.digest('hex').slice(0, 12);
 }
 
-module.exports = { WORKLOADS, NAMES, workload, requests, serialize, forAutocannon, digest, jsonDocument };
+module.exports = { NAMES, workload, requests, serialize, forAutocannon, digest, jsonDocument };

@@ -159,7 +159,7 @@ function describe(result) {
   return lines.join('\n');
 }
 
-module.exports = { e2e, describe, MODES };
+module.exports = { e2e, describe };
 
 if (require.main === module) {
   const { options } = common.parseArgs();
