@@ -42,6 +42,7 @@ const { spawnSync } = require('node:child_process');
 const { nodeOf, LINES } = require('./test-lines');
 const { TARGETS } = require('../prebuild');
 const prebuilds = require('./check-prebuilds');
+const { INSTALLED_TESTS } = require('./test-files');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PREFIX = 'test:package:';
@@ -226,7 +227,7 @@ function arm64(app, pkgDir, bare, lines) {
   const tree = testTree(pkgDir, 'arm64');
   try {
     for (const [line, exe] of nodes) {
-      const files = ['test/parser/conformance.test.js', 'test/install/install.test.js', 'test/parser/clock.test.js'];
+      const files = INSTALLED_TESTS;
       const r = run(exe, ['--test', '--test-concurrency=2', '--test-reporter=tap', ...files],
         { cwd: tree, env: { ...process.env, QEMU_LD_PREFIX, PATH: path.dirname(exe) + path.delimiter + process.env.PATH } });
       const count = (name) => Number((r.stdout.match(new RegExp(`^# ${name} (\\d+)`, 'm')) || [])[1]);

@@ -23,6 +23,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { INSTALLED_TESTS } = require('./test-files');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const results = [];
@@ -61,7 +62,7 @@ server.listen(0, '127.0.0.1', () => {
 
 function main(argv) {
   const dash = argv.indexOf('--');
-  const files = dash < 0 ? ['test/parser/conformance.test.js', 'test/install/install.test.js', 'test/parser/clock.test.js'] : argv.slice(dash + 1);
+  const files = dash < 0 ? INSTALLED_TESTS : argv.slice(dash + 1);
   let tarball = path.resolve((dash < 0 ? argv : argv.slice(0, dash))[0] || '');
   // A folder: the one llhttp-napi-*.tgz in it (the workflow's artifact).
   if (fs.existsSync(tarball) && fs.statSync(tarball).isDirectory()) {
