@@ -6,15 +6,13 @@
 // JSON documents under heads from corpus.js's 200 responses (all different),
 // by Content-Length (json) or chunked in 1-3 chunks (chunked). CPU per
 // response of the client process, ours / the built-in (lower is better), in
-// solo rounds (common.soloRound); the median of the rounds with its 95%
+// solo rounds (common.round); the median of the rounds with its 95%
 // interval. One file, three roles: the driver, --child (the measured client)
 // and --peer.
 //
-//   node benchmark/client.js [--kind=json,chunked] [--rounds=8] [--duration=2] [--warmup=1]
-//        [--concurrency=16] [--package=DIR]
+//   node benchmark/client.js [--kind=json,chunked] [--rounds=8] [--duration=2] [--json]
 
 const net = require('node:net');
-const path = require('node:path');
 const common = require('./common');
 const corpus = require('./corpus');
 const { jsonDocument } = require('./server-workloads');
@@ -64,11 +62,11 @@ function peer(kind, seed) {
 }
 
 // The measured client; its report counts responses read since the reset as `requests`.
-function child({ parser, port, concurrency, pkg }) {
-  const unavailable = common.useParser(parser, pkg);
+function child({ parser, port, concurrency }) {
+  const unavailable = common.useParser(parser);
   if (unavailable) return process.send({ type: 'unavailable', reason: unavailable });
   const http = require('node:http');
-  const ours = parser === 'napi' ? require(pkg).HTTPParser : null;
+  const ours = parser === 'napi' ? require('llhttp-napi').HTTPParser : null;
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const tally = { requests: 0, errors: 0 };
   let seen = null;
@@ -87,19 +85,14 @@ function child({ parser, port, concurrency, pkg }) {
       request();
     });
   }
-  process.on('message', (msg) => {
-    if (msg.type === 'reset') tally.requests = tally.errors = 0;
-    if (msg.type === 'exit') process.exit(0);
-    process.send(msg.type === 'report' ? { type: 'report', ...tally, parser: seen } : { type: msg.type });
-  });
+  common.answerIpc(tally, () => ({ parser: seen }));
   for (let i = 0; i < concurrency; i++) request();
   process.send({ type: 'ready' });
 }
 
 async function clientBench({ kinds = KINDS, rounds = 8, duration = 2, warmup = 1, concurrency = 16, seed = 1,
-  pkg = common.ROOT, onProgress = () => {} } = {}) {
-  pkg = path.resolve(pkg);
-  const result = { settings: { rounds, duration, warmup, concurrency }, identity: common.buildIdentity(pkg), kinds: {} };
+  onProgress = () => {} } = {}) {
+  const result = { settings: { rounds, duration, warmup, concurrency }, identity: common.buildIdentity(), kinds: {} };
   let step = 0;
   for (const kind of kinds) {
     const peerChild = common.ipcChild(common.pinned(common.LOAD_CPU, [process.execPath, __filename, '--peer',
@@ -109,9 +102,9 @@ async function clientBench({ kinds = KINDS, rounds = 8, duration = 2, warmup = 1
       const { port } = await peerChild.ready;
       for (let round = 0; round < rounds; round++) {
         onProgress({ step: step++, steps: kinds.length * rounds, what: `${kind}: solo round ${round + 1}/${rounds}` });
-        const r = await common.soloRound({ round, warmup, duration, load: () => null,
+        const r = await common.round({ round, warmup, duration, load: () => null,
           start: (p) => common.ipcChild(common.pinned(common.MEASURED_CPU, [process.execPath, __filename, '--child',
-            `--parser=${p}`, `--port=${port}`, `--concurrency=${concurrency}`, `--package=${pkg}`]), `client (${p})`) });
+            `--parser=${p}`, `--port=${port}`, `--concurrency=${concurrency}`]), `client (${p})`) });
         if (r.unavailable) throw new Error(`napi unavailable: ${r.unavailable}`);
         list.push(r);
       }
@@ -136,17 +129,11 @@ function describe(result) {
 module.exports = { clientBench, describe };
 
 if (require.main === module) {
-  const { options } = common.parseArgs();
-  if (options.peer) {
-    peer(options.kind, Number(options.seed || 1));
-  } else if (options.child) {
-    child({ parser: options.parser, port: Number(options.port), concurrency: Number(options.concurrency),
-      pkg: path.resolve(options.package) });
-  } else {
-    clientBench({ kinds: options.kind ? String(options.kind).split(',') : KINDS, rounds: Number(options.rounds || 8),
-      duration: Number(options.duration || 2), warmup: Number(options.warmup || 1),
-      concurrency: Number(options.concurrency || 16), pkg: options.package || common.ROOT,
-      onProgress: ({ what }) => process.stderr.write(`client.js: ${what}\n`) })
-      .then((r) => console.log(describe(r)), (err) => { console.error(err.stack); process.exit(1); });
+  const { option } = common.parseArgs();
+  if (option('peer')) peer(option('kind'), option('seed', 1));
+  else if (option('child')) child({ parser: option('parser'), port: option('port', 0), concurrency: option('concurrency', 16) });
+  else {
+    common.main(() => clientBench({ kinds: option('kind', KINDS), rounds: option('rounds', 8), duration: option('duration', 2),
+      onProgress: ({ what }) => common.progress(`client.js: ${what}`) }), describe);
   }
 }

@@ -10,7 +10,7 @@
 // per-pair ratios, built-in time / ours (higher is better), with its 95%
 // interval (common.ratioStats).
 //
-//   node benchmark/cold.js [--batches=16] [--batch=1000] [--warmup=4000] [--json]
+//   node benchmark/cold.js [--batches=16] [--json]
 
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
@@ -93,10 +93,7 @@ function cold({ batches = 16, batch = 1000, warmup = 4000 } = {}) {
 module.exports = { cold };
 
 if (require.main === module) {
-  const { options } = common.parseArgs();
-  const r = cold({ batches: Number(options.batches || 16), batch: Number(options.batch || 1000),
-    warmup: Number(options.warmup || 4000) });
-  console.log(options.json ? JSON.stringify(r) : `cold: distinct requests, µs per parse builtin ${r.builtinUs.toFixed(2)}, ` +
-    `napi ${r.napiUs.toFixed(2)}; builtin/napi ${r.median.toFixed(3)} (95% CI ${r.ci[0].toFixed(3)}–${r.ci[1].toFixed(3)}, ` +
-    `${r.n} pairs of ${r.batch})`);
+  common.main(({ option }) => cold({ batches: option('batches', 16) }), (r) => `cold: distinct requests, µs per parse ` +
+    `builtin ${r.builtinUs.toFixed(2)}, napi ${r.napiUs.toFixed(2)}; builtin/napi ${r.median.toFixed(3)} ` +
+    `(95% CI ${r.ci[0].toFixed(3)}–${r.ci[1].toFixed(3)}, ${r.n} pairs of ${r.batch})`);
 }

@@ -26,7 +26,9 @@ const PARSERS = ['builtin', 'napi'];
 // The order of the two sides in round (or batch) i: neither always first.
 const roundOrder = (i) => (i % 2 === 0 ? PARSERS : [...PARSERS].reverse());
 
-// `--key[=value]` options, `key=value[,value]` configuration overrides, the rest.
+// `--key[=value]` options, `key=value[,value]` configuration overrides, the
+// rest; option(name, fallback) and setting(key, fallback) read one as the
+// fallback's type (a number, or a list: comma-separated, `all` the fallback).
 function parseArgs(argv = process.argv.slice(2)) {
   const options = {};
   const overrides = {};
@@ -37,18 +39,50 @@ function parseArgs(argv = process.argv.slice(2)) {
     else if ((m = /^(\w+)=(.*)$/.exec(arg))) overrides[m[1]] = m[2].split(',');
     else rest.push(arg);
   }
-  return { options, overrides, rest };
+  const as = (value, fallback) => (value === undefined ? fallback : Array.isArray(fallback) ?
+    (value === 'all' ? fallback : String(value).split(',').map((v) => as(v, fallback[0]))) :
+    typeof fallback === 'number' ? Number(value) : value);
+  const option = (name, fallback) => as(options[name], fallback);
+  const setting = (key, fallback) => as(overrides[key] && overrides[key].join(','), fallback);
+  return { options, overrides, rest, option, setting };
+}
+
+// A progress line on stderr: rewritten in place on a terminal, a line each otherwise.
+const TTY = process.stderr.isTTY;
+const progress = (text) => process.stderr.write(TTY ? `\r\x1b[K${text}` : `${text}\n`);
+
+// A program's main: run(args) (parseArgs's) gives a result, printed by
+// describe(result), or as JSON with --json; an error ends the process with
+// status 1, as does a result with an `error`.
+function main(run, describe) {
+  const args = parseArgs();
+  Promise.resolve().then(() => run(args)).then((result) => {
+    if (TTY) process.stderr.write('\r\x1b[K');
+    console.log(args.options.json ? JSON.stringify(result) : describe(result));
+    if (result && result.error) process.exitCode = 1;
+  }, (err) => {
+    console.error(err.stack || err.message);
+    process.exit(1);
+  });
 }
 
 const convert = (v) => (typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
 
-// Every combination of the configurations' values.
-function product(configs) {
-  let out = [{}];
-  for (const key of Object.keys(configs)) {
-    out = out.flatMap((partial) => configs[key].map((value) => ({ ...partial, [key]: convert(value) })));
+// Every combination of the configurations' values after the overrides, one
+// of those shown(conf) prints alike.
+function configurations(configs, overrides, shown = (conf) => conf) {
+  for (const key of Object.keys(overrides)) {
+    if (!(key in configs)) throw new Error(`unknown setting ${key} (${Object.keys(configs).join(', ')})`);
   }
-  return out;
+  let out = [{}];
+  for (const [key, values] of Object.entries({ ...configs, ...overrides })) {
+    out = out.flatMap((partial) => values.map((value) => ({ ...partial, [key]: convert(value) })));
+  }
+  const seen = new Set();
+  return out.filter((conf) => {
+    const key = JSON.stringify(shown({ ...conf }));
+    return !seen.has(key) && seen.add(key);
+  });
 }
 
 // Node's number format: thousands separators, one decimal.
@@ -82,18 +116,11 @@ function timer(clock = 'wall') {
 // Runs main(conf) (which returns ops/s, or null for a configuration it
 // skipped) for each configuration, one fresh process each when there are
 // several. `shown(conf)` gives the keys a configuration is printed with.
-function createBenchmark(file, name, configs, main, shown = (conf) => conf) {
+function createBenchmark(file, name, configs, main, shown) {
   const { options, overrides } = parseArgs();
   const parser = options.parser || 'napi';
   if (!PARSERS.includes(parser)) throw new Error(`unknown parser "${parser}" (builtin or napi)`);
-  for (const key of Object.keys(overrides)) {
-    if (!(key in configs)) throw new Error(`${name}: unknown setting ${key} (${Object.keys(configs).join(', ')})`);
-  }
-  const seen = new Set();
-  const combos = product({ ...configs, ...overrides }).filter((conf) => {
-    const key = JSON.stringify(shown({ ...conf }));
-    return !seen.has(key) && seen.add(key);
-  });
+  const combos = configurations(configs, overrides, shown);
   if (combos.length === 1) {
     const rate = main({ ...combos[0], parser, clock: options.clock || 'wall' });
     if (rate !== null) console.log(formatLine(name, { parser, ...shown({ ...combos[0] }) }, rate));
@@ -115,13 +142,6 @@ function loadParser(name) {
   if (name === 'builtin') return require('_http_common').HTTPParser;
   if (name === 'napi') return require(ROOT).HTTPParser;
   throw new Error(`unknown parser "${name}" (builtin or napi)`);
-}
-
-// An entry of the package at `pkg` ('.' or './server'), as its package.json
-// "exports" names it for require(): the public way in, wherever pkg is.
-function packageEntry(pkg, subpath) {
-  const target = require(path.join(pkg, 'package.json')).exports[subpath];
-  return path.join(pkg, typeof target === 'string' ? target : target.require.default);
 }
 
 // In a process that measures node:http: 'napi' calls install() of the
@@ -313,6 +333,17 @@ function ipcChild(argv, label) {
   };
 }
 
+// A measured child's side of ipcChild: `reset` zeroes the tally's counts,
+// `report` answers with them and fields() (read before sending: sending
+// itself emits and ticks), `exit` ends the process.
+function answerIpc(tally, fields = () => ({})) {
+  process.on('message', (msg) => {
+    if (msg.type === 'exit') process.exit(0);
+    if (msg.type === 'reset') for (const key of Object.keys(tally)) tally[key] = 0;
+    process.send(msg.type === 'report' ? { type: 'report', ...tally, ...fields() } : { type: msg.type });
+  });
+}
+
 // Opens a measured window of a child (reset); report() closes it: the
 // child's report with its CPU µs per request and requests per second.
 async function startWindow(child) {
@@ -327,25 +358,37 @@ async function startWindow(child) {
   };
 }
 
-// A solo round: each side in turn (the order alternating with `round`), a
-// fresh measured process alone on its CPU, loaded from the other (load(side,
-// hello) → { stop(), done() } or null), warmed up, then its window. The
-// round's figure is ours / the built-in CPU per request.
-async function soloRound({ round, start, load, warmup, duration }) {
-  const out = { order: roundOrder(round) };
-  for (const side of out.order) {
-    const child = start(side);
+// A round of both sides, ours / the built-in CPU per request. Solo: each side
+// in turn (the order alternating with `round`), a fresh measured process
+// alone on its CPU; paired: both at once, over one window. start(side) → an
+// ipcChild; load([{ tag: side, port }]) → { stop(), done() } or null, started
+// before the warm-up; onWindow({ side: pid }, seconds) as the window opens
+// (server-profile.js records it) may return a promise, kept as `recording`.
+async function round({ round: i, paired = false, start, load, warmup, duration, onWindow }) {
+  const out = { order: roundOrder(i) };
+  for (const sides of paired ? [out.order] : out.order.map((side) => [side])) {
+    const children = sides.map(start);
     try {
-      const hello = await child.ready;
-      if (hello.type === 'unavailable') return { unavailable: hello.reason };
-      const run = await load(side, hello);
+      const hellos = [];
+      for (const child of children) hellos.push(await child.ready);
+      const gone = hellos.find((hello) => hello.type === 'unavailable');
+      if (gone) return { unavailable: gone.reason };
+      const run = await load(sides.map((tag, j) => ({ tag, port: hellos[j].port })));
       await sleep(warmup * 1000);
-      const report = await startWindow(child);
+      const reports = [];
+      for (const child of children) reports.push(await startWindow(child));
+      const pids = Object.fromEntries(sides.map((side, j) => [side, children[j].proc.pid]));
+      const recording = onWindow ? onWindow(pids, duration) : null;
       await sleep(duration * 1000);
-      out[side] = await report();
-      if (run) out[side].loader = (run.stop(), await run.done())[side];
+      for (const [j, side] of sides.entries()) out[side] = await reports[j]();
+      if (run) {
+        run.stop();
+        const loads = await run.done();
+        for (const side of sides) out[side].loader = loads[side];
+      }
+      if (recording) out.recording = await recording;
     } finally {
-      await child.stop();
+      await Promise.all(children.map((child) => child.stop()));
     }
   }
   out.ratio = out.napi.cpuUsPerRequest / out.builtin.cpuUsPerRequest;
@@ -373,8 +416,8 @@ function buildIdentity(pkg = ROOT) {
 }
 
 module.exports = {
-  ROOT, PARSERS, roundOrder, parseArgs, product, formatRate, formatLine, parseLine, timer, createBenchmark,
-  loadParser, packageEntry, useParser, whichParser, makeParser, parseLoop, benchRequest, workload, verifyWorkload,
-  ratioStats, verdict, MEASURED_CPU, LOAD_CPU, pinned, sleep, ipcChild, startWindow, soloRound,
-  seriesStats, buildIdentity,
+  ROOT, PARSERS, roundOrder, parseArgs, configurations, formatRate, formatLine, parseLine, timer, createBenchmark,
+  loadParser, useParser, whichParser, makeParser, parseLoop, benchRequest, workload, verifyWorkload,
+  ratioStats, verdict, MEASURED_CPU, LOAD_CPU, pinned, sleep, ipcChild, answerIpc, round, seriesStats, buildIdentity,
+  progress, main,
 };

@@ -10,7 +10,7 @@
 // and by function; with frags=F, parser.js frags=F (raw llhttp fed the same F
 // pieces).
 //
-//   node benchmark/instructions.js [len=8] [frags=4] [vary=0,1] [--n1=20000] [--n2=60000] [--top=12] [--json=FILE]
+//   node benchmark/instructions.js [len=8] [frags=4] [vary=0,1] [--n1=20000] [--n2=60000] [--json]
 //
 // Takes a few minutes. Under valgrind the threads run one at a time, so
 // TurboFan's background compiles finish late: with fewer messages (fragmented
@@ -25,9 +25,10 @@ const common = require('./common');
 const { build } = require('./raw-llhttp');
 
 const CORPUS_COUNT = 1000;
+const TOP = 12; // functions listed per parser
 
 // argvOf(n) run with n1 and n2 messages: per message, by category and function.
-async function perMessage({ dir, tag, argvOf, n1, n2, top }) {
+async function perMessage({ dir, tag, argvOf, n1, n2 }) {
   const outs = [n1, n2].map((n) => path.join(dir, `${tag}.${n}.out`));
   await Promise.all([n1, n2].map((n, i) => callgrind.run(argvOf(n), outs[i])));
   const [a, b] = outs.map((out) => {
@@ -43,18 +44,18 @@ async function perMessage({ dir, tag, argvOf, n1, n2, top }) {
   return {
     total: fns.reduce((sum, f) => sum + f.Ir, 0),
     categories: categories.sort((x, y) => y.instructions - x.instructions),
-    top: fns.sort((x, y) => y.Ir - x.Ir).slice(0, top).map((f) => ({ fn: f.name.slice(0, 110), instructions: f.Ir })),
+    top: fns.sort((x, y) => y.Ir - x.Ir).slice(0, TOP).map((f) => ({ fn: f.name.slice(0, 110), instructions: f.Ir })),
   };
 }
 
 // One workload (vary 0 or 1): { vary, parsers: { builtin, napi, raw? }, builtinOverNapi, rawOverNapi }.
-async function measureWorkload({ dir, len, frags, vary, n1, n2, top, onProgress }) {
+async function measureWorkload({ dir, len, frags, vary, n1, n2, onProgress }) {
   const bench = path.join(__dirname, 'parser.js');
   const settings = [`len=${len}`, `frags=${frags}`, `vary=${vary}`, ...(vary === 1 ? [`count=${CORPUS_COUNT}`] : [])];
   const out = { vary, parsers: {} };
   for (const parser of common.PARSERS) {
     onProgress(`callgrind ${parser}, ${vary ? 'distinct' : 'repeated'} (n=${n1} and n=${n2})`);
-    out.parsers[parser] = await perMessage({ dir, tag: `${parser}.${vary}`, n1, n2, top,
+    out.parsers[parser] = await perMessage({ dir, tag: `${parser}.${vary}`, n1, n2,
       argvOf: (n) => [process.execPath, '--perf-basic-prof', bench, `--parser=${parser}`, ...settings, `n=${n}`] });
   }
   if (vary === 0) {
@@ -63,7 +64,7 @@ async function measureWorkload({ dir, len, frags, vary, n1, n2, top, onProgress 
       const req = path.join(dir, `req${len}.http`);
       fs.writeFileSync(req, common.benchRequest(len));
       onProgress('callgrind raw llhttp (C)');
-      out.parsers.raw = await perMessage({ dir, tag: 'raw', n1: n1 * 2, n2: n2 * 2, top,
+      out.parsers.raw = await perMessage({ dir, tag: 'raw', n1: n1 * 2, n2: n2 * 2,
         argvOf: (n) => [binary, req, String(n), '1', 'raw', String(frags)] });
     } catch (err) {
       out.rawError = `raw-llhttp: ${String(err.message).split('\n')[0]}`;
@@ -75,7 +76,7 @@ async function measureWorkload({ dir, len, frags, vary, n1, n2, top, onProgress 
   return out;
 }
 
-async function instructions({ len = 8, frags = 1, vary = [0, 1], n1 = 20000, n2 = 60000, top = 12, onProgress = () => {} } = {}) {
+async function instructions({ len = 8, frags = 1, vary = [0, 1], n1 = 20000, n2 = 60000, onProgress = () => {} } = {}) {
   const why = callgrind.unavailable();
   if (why) return { error: why };
   const varies = [].concat(vary).map(Number);
@@ -85,7 +86,7 @@ async function instructions({ len = 8, frags = 1, vary = [0, 1], n1 = 20000, n2 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llhttp-napi-cg-'));
   const result = { len, frags, n1, n2, count: CORPUS_COUNT, workloads: [] };
   try {
-    for (const v of varies) result.workloads.push(await measureWorkload({ dir, len, frags, vary: v, n1, n2, top, onProgress }));
+    for (const v of varies) result.workloads.push(await measureWorkload({ dir, len, frags, vary: v, n1, n2, onProgress }));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -123,20 +124,6 @@ function describe(result) {
 module.exports = { instructions, describe };
 
 if (require.main === module) {
-  const { options, overrides } = common.parseArgs();
-  const setting = (key, fallback) => Number((overrides[key] || [fallback])[0]);
-  const tty = process.stderr.isTTY;
-  instructions({
-    len: setting('len', 8), frags: setting('frags', 1), vary: (overrides.vary || [0, 1]).map(Number),
-    n1: Number(options.n1 || 20000), n2: Number(options.n2 || 60000), top: Number(options.top || 12),
-    onProgress: (text) => process.stderr.write(tty ? `\r\x1b[K${text}` : text + '\n'),
-  }).then((result) => {
-    if (tty) process.stderr.write('\r\x1b[K');
-    console.log(describe(result));
-    if (options.json) fs.writeFileSync(options.json, JSON.stringify(result, null, 2));
-    if (result.error) process.exit(1);
-  }).catch((err) => {
-    console.error(err.stack || err.message);
-    process.exit(1);
-  });
+  common.main(({ option, setting }) => instructions({ len: setting('len', 8), frags: setting('frags', 1),
+    vary: setting('vary', [0, 1]), n1: option('n1', 20000), n2: option('n2', 60000), onProgress: common.progress }), describe);
 }

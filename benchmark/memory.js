@@ -18,8 +18,7 @@
 // object: heap snapshots (heapObjects) of a fresh server per parser at N1 and
 // N2 connections, their difference / (N2 - N1).
 //
-//   node benchmark/memory.js [--partial] [--connections=N] [--rounds=3] [--breakdown[=N1,N2]]
-//        [--package=DIR] [--json]
+//   node benchmark/memory.js [--partial] [--rounds=3] [--breakdown[=N1,N2]] [--package=DIR] [--json]
 
 const net = require('node:net');
 const v8 = require('node:v8');
@@ -27,6 +26,7 @@ const path = require('node:path');
 const { median } = require('simple-statistics');
 const common = require('./common');
 const corpus = require('./corpus');
+const { hex } = require('./server-workloads');
 
 const KEYS = ['rss', 'heapUsed', 'external', 'arrayBuffers'];
 const PARTIAL_BYTES = 8192;
@@ -115,15 +115,13 @@ const idleRequests = () => corpus.corpusBuffers('request', 1000, 1).filter((b) =
 // line, then header lines of random hex, all different.
 function partialHeads(count) {
   const random = corpus.prng(0x51d);
-  const hex = (n) => Array.from({ length: Math.ceil(n / 8) }, () =>
-    Math.floor(random() * 0x100000000).toString(16).padStart(8, '0')).join('').slice(0, n);
   const bases = idleRequests().map((b) => b.toString('latin1').slice(0, -2));
   return Array.from({ length: count }, (_, i) => {
     let head = bases[i % bases.length];
     for (let k = 0; head.length < PARTIAL_BYTES; k++) {
       const name = `X-Trace-${k}: `;
       const left = PARTIAL_BYTES - head.length;
-      head += `${name}${hex(left >= 220 ? 96 : left - name.length - 2)}\r\n`;
+      head += `${name}${hex(random, left >= 220 ? 96 : left - name.length - 2)}\r\n`;
     }
     return Buffer.from(head, 'latin1');
   });
@@ -246,10 +244,7 @@ module.exports = { memory, describe };
 if (require.main === module && process.argv[2] === '--child') {
   server(process.argv[3], process.argv[4]);
 } else if (require.main === module) {
-  const { options } = common.parseArgs();
-  const breakdown = options.breakdown ? (options.breakdown === true ? [200, 1200] : String(options.breakdown).split(',').map(Number)) : null;
-  memory({ partial: Boolean(options.partial), connections: options.connections ? Number(options.connections) : undefined,
-    rounds: Number(options.rounds || 3), breakdown, pkg: options.package || common.ROOT,
-    onProgress: (what) => process.stderr.write(`memory.js: ${what}\n`) })
-    .then((out) => console.log(options.json ? JSON.stringify(out) : describe(out)), (err) => { console.error(err.stack); process.exit(1); });
+  common.main(({ option }) => memory({ partial: option('partial', false), rounds: option('rounds', 3),
+    breakdown: option('breakdown') === true ? [200, 1200] : option('breakdown') ? option('breakdown', [0]) : null,
+    pkg: option('package', common.ROOT), onProgress: (what) => common.progress(`memory.js: ${what}`) }), describe);
 }

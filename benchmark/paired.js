@@ -8,10 +8,12 @@
 // count); with vary=1 each parser goes through the same corpus sequence.
 //
 //   node benchmark/paired.js [len=8] [vary=1] [frags=1,3] [kind=request] [count=1000]
-//        [--batches=40] [--batch=4000] [--warmup=30000] [--clock=cpu|wall] [--json]
+//        [--batches=40] [--clock=cpu|wall] [--json]
 
 const common = require('./common');
 const { shown } = require('./parser');
+
+const CONFIGS = { len: [8], vary: [0], frags: [1], kind: ['request'], count: [1000] };
 
 function paired({ len = 8, frags = 1, vary = 0, kind = 'request', count = 1000, batches = 40, batch = 4000,
   warmup = 30000, clock = 'cpu' } = {}) {
@@ -44,14 +46,8 @@ function paired({ len = 8, frags = 1, vary = 0, kind = 'request', count = 1000, 
 module.exports = { paired };
 
 if (require.main === module) {
-  const { options, overrides } = common.parseArgs();
-  const seen = new Set();
-  for (const conf of common.product({ len: [8], vary: [0], frags: [1], kind: ['request'], count: [1000], ...overrides })) {
-    const key = JSON.stringify(shown({ ...conf }));
-    if (seen.has(key) || !seen.add(key)) continue;
-    const r = paired({ ...conf, batches: Number(options.batches || 40), batch: Number(options.batch || 4000),
-      warmup: Number(options.warmup || 30000), clock: options.clock || 'cpu' });
-    console.log(options.json ? JSON.stringify(r) : `paired ${Object.entries(r.config).map(([k, v]) => `${k}=${v}`).join(' ')}: ` +
-      `napi/builtin ${r.median.toFixed(3)} (95% CI ${r.ci[0].toFixed(3)}–${r.ci[1].toFixed(3)}, ${r.n} pairs of ${r.batch}, ${r.clock} clock)`);
-  }
+  common.main(({ overrides, option }) => common.configurations(CONFIGS, overrides, shown).map((conf) =>
+    paired({ ...conf, batches: option('batches', 40), clock: option('clock', 'cpu') })), (list) => list.map((r) =>
+    `paired ${Object.entries(r.config).map(([k, v]) => `${k}=${v}`).join(' ')}: napi/builtin ${r.median.toFixed(3)} ` +
+    `(95% CI ${r.ci[0].toFixed(3)}–${r.ci[1].toFixed(3)}, ${r.n} pairs of ${r.batch}, ${r.clock} clock)`).join('\n'));
 }

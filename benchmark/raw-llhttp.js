@@ -5,7 +5,7 @@
 // prints the median of the repeats in Node's format. build() is
 // instructions.js's too.
 //
-//   node benchmark/raw-llhttp.js [len=8] [frags=1] [n=2000000] [--repeats=5] [--clock=wall|cpu]
+//   node benchmark/raw-llhttp.js [len=8] [frags=1]
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -48,8 +48,6 @@ function rawLlhttp({ len = 8, frags = 1, n = 2e6, repeats = 5, clock = 'wall' } 
 module.exports = { build, rawLlhttp };
 
 if (require.main === module) {
-  const { options, overrides } = common.parseArgs();
-  const [len, frags, n] = [['len', 8], ['frags', 1], ['n', 2e6]].map(([k, d]) => Number((overrides[k] || [d])[0]));
-  const r = rawLlhttp({ len, frags, n, repeats: Number(options.repeats || 5), clock: options.clock || 'wall' });
-  console.log(common.formatLine('c/raw-llhttp.c', frags > 1 ? { n, len, frags } : { n, len }, r.median));
+  common.main(({ setting }) => rawLlhttp({ len: setting('len', 8), frags: setting('frags', 1) }),
+    (r) => common.formatLine('c/raw-llhttp.c', r.frags > 1 ? { n: r.n, len: r.len, frags: r.frags } : { n: r.n, len: r.len }, r.median));
 }

@@ -29,29 +29,28 @@ const { clientBench } = require('./client');
 const { memory } = require('./memory');
 const { rawLlhttp } = require('./raw-llhttp');
 
-const { options } = common.parseArgs();
-const FULL = Boolean(options.full);
-const ROUNDS = Number(options.rounds || (FULL ? 8 : 6));
-const DURATION = Number(options.duration || (FULL ? 2 : 1.5));
-const OUT = path.resolve(options.out || path.join(__dirname, 'results'));
+const { option } = common.parseArgs();
+const FULL = option('full', false);
+const ROUNDS = option('rounds', FULL ? 8 : 6);
+const DURATION = option('duration', FULL ? 2 : 1.5);
+const OUT = path.resolve(option('out', path.join(__dirname, 'results')));
 // The servers of the default run: install() on hello and browser, llhttp-napi/server on browser.
 const DEFAULT_SERVERS = ['hello', 'browser', 'server-browser'];
 const FULL_SERVERS = workloads.NAMES.filter((name) => name !== 'net-echo');
 
 const started = Date.now();
-const tty = process.stderr.isTTY;
 function progress(text) {
   const s = Math.round((Date.now() - started) / 1000);
-  const line = `[${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}] ${text}`;
-  process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
+  common.progress(`[${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}] ${text}`);
 }
 
-// A program of this folder in a fresh process; its last line as JSON.
-function json(file, args) {
-  const child = spawnSync(process.execPath, [path.join(__dirname, file), ...args, '--json'], { encoding: 'utf8' });
+// A program of this folder in a fresh process: its output, or its last line as JSON.
+function node(file, args) {
+  const child = spawnSync(process.execPath, [path.join(__dirname, file), ...args], { encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`${file} ${args.join(' ')}: ${(child.stderr || '').trim().split('\n').pop()}`);
-  return JSON.parse(child.stdout.trim().split('\n').pop());
+  return child.stdout;
 }
+const json = (file, args) => JSON.parse(node(file, [...args, '--json']).trim().split('\n').pop());
 
 // Node's shape: parser.js in fresh processes, the parsers interleaved, `runs`
 // each; one ratio per run and configuration.
@@ -61,9 +60,7 @@ function fresh(settings, runs) {
     const rates = {};
     for (const parser of common.roundOrder(run)) {
       progress(`Node's shape, fresh processes ${settings.join(' ')}: run ${run + 1}/${runs} ${parser}`);
-      const child = spawnSync(process.execPath, [path.join(__dirname, 'parser.js'), `--parser=${parser}`, ...settings], { encoding: 'utf8' });
-      if (child.status !== 0) throw new Error(`parser.js: ${child.stderr.trim().split('\n').pop()}`);
-      for (const line of child.stdout.split('\n').map(common.parseLine).filter(Boolean)) {
+      for (const line of node('parser.js', [`--parser=${parser}`, ...settings]).split('\n').map(common.parseLine).filter(Boolean)) {
         const key = Object.entries(line.conf).filter(([k]) => k !== 'parser' && k !== 'n').map(([k, v]) => `${k}=${v}`).join(' ');
         (rates[key] = rates[key] || {})[parser] = line.rate;
       }
@@ -78,7 +75,7 @@ function fresh(settings, runs) {
 // Each step: what it measures, its seconds on 2 cores (for the estimate), and run(rows) adding table rows:
 // { figure, how: 'timed' | 'counted', better: 'higher' | 'lower', stats } or { figure, how, text }.
 const steadyRow = (figure, settings) => (rows) => rows.push({ figure, how: 'timed', better: 'higher',
-  stats: json('paired.js', settings) });
+  stats: json('paired.js', settings)[0] });
 const serverRows = (names, modes, extra) => async (rows, result) => {
   const r = await e2e({ workloads: names, modes, rounds: ROUNDS, pairedRounds: 6, duration: DURATION, warmup: 1,
     count: FULL, onProgress: ({ what, step, steps }) => progress(`servers, ${what} (${step + 1}/${steps})`), ...extra });
@@ -129,9 +126,9 @@ const FULL_STEPS = [
     }
     progress('raw llhttp in C');
     result.raw = rawLlhttp({ len: 8 });
-    const ours = spawnSync(process.execPath, [path.join(__dirname, 'parser.js'), 'len=8', 'vary=0'], { encoding: 'utf8' });
+    const ours = common.parseLine(node('parser.js', ['len=8', 'vary=0']).trim()).rate;
     rows.push({ figure: 'parser, repeated request (len 8), one fresh process / raw llhttp in C', how: 'timed',
-      text: `${(common.parseLine(ours.stdout.trim()).rate / result.raw.median).toFixed(3)} (raw ${common.formatRate(result.raw.median)} ops/s)` });
+      text: `${(ours / result.raw.median).toFixed(3)} (raw ${common.formatRate(result.raw.median)} ops/s)` });
   } },
   { seconds: 15, what: 'the cold parse', run: async (rows) => {
     progress('the cold parse');
@@ -227,7 +224,7 @@ async function main() {
     }
   }
   result.loadavg.push(os.loadavg()[0]);
-  if (tty) process.stderr.write('\r\x1b[K');
+  if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
   console.log(`\n${table(result.rows)}\n\n${notes(result).join('\n')}`);
   if (FULL) {
     const line = `node${process.versions.node.split('.')[0]}`;

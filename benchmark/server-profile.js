@@ -10,8 +10,7 @@
 // count that does not move with the machine's load: server-counts.js.
 // Needs perf (apt-get install linux-perf).
 //
-//   node benchmark/server-profile.js [--workload=browser] [--rounds=3] [--duration=8] [--top=30]
-//        [--dir=/tmp/llhttp-napi-profile]
+//   node benchmark/server-profile.js [--workload=browser] [--rounds=3]   (recordings: /tmp/llhttp-napi-profile)
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -97,29 +96,20 @@ function perfTable(report, top = 30) {
 }
 
 if (require.main === module) {
-  const { options } = common.parseArgs();
-  const dir = path.resolve(options.dir || path.join(os.tmpdir(), 'llhttp-napi-profile'));
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  if (!havePerf()) throw new Error('perf is not installed (apt-get install linux-perf)');
-  const recordings = [];
-  e2e({ workloads: String(options.workload || 'browser').split(','), modes: ['paired'], count: false,
-    pairedRounds: Number(options.rounds || 3), duration: Number(options.duration || 8), serverFlags: ['--perf-basic-prof'],
-    onWindow: (pids, seconds, workload, round) => {
-      const rec = perfRecord(Object.values(pids), seconds, path.join(dir, `${workload}-${round}.perf.data`));
-      recordings.push({ workload, round, pids, rec });
-      return rec;
-    },
-    onProgress: ({ what }) => process.stderr.write(`server-profile: ${what}\n`) }).then(async (run) => {
-    for (const { workload, round, pids, rec } of recordings) {
-      const r = run.workloads[workload].paired.rounds[round];
-      const recording = await rec;
-      const servers = Object.fromEntries(Object.entries(pids).map(([p, pid]) =>
-        [p, { pid, requests: r[p].requestsPerSecond * recording.seconds }]));
-      console.log(`== ${workload} round ${round + 1}\n${perfTable(perfReport(recording, servers), Number(options.top || 30))}\n`);
-    }
-  }).catch((err) => {
-    console.error(err.stack);
-    process.exit(1);
-  });
+  common.main(async ({ option }) => {
+    if (!havePerf()) throw new Error('perf is not installed (apt-get install linux-perf)');
+    const dir = path.join(os.tmpdir(), 'llhttp-napi-profile');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    const run = await e2e({ workloads: option('workload', ['browser']), modes: ['paired'], count: false,
+      pairedRounds: option('rounds', 3), duration: 8, serverFlags: ['--perf-basic-prof'],
+      onWindow: (pids, seconds, workload, round) => perfRecord(Object.values(pids), seconds,
+        path.join(dir, `${workload}-${round}.perf.data`)).then((recording) => ({ ...recording, pids })),
+      onProgress: ({ what }) => common.progress(`server-profile: ${what}`) });
+    return Object.entries(run.workloads).flatMap(([workload, w]) => w.paired.rounds.map((r, round) => {
+      const servers = Object.fromEntries(Object.entries(r.recording.pids).map(([p, pid]) =>
+        [p, { pid, requests: r[p].requestsPerSecond * r.recording.seconds }]));
+      return `== ${workload} round ${round + 1}\n${perfTable(perfReport(r.recording, servers))}\n`;
+    }));
+  }, (tables) => tables.join('\n'));
 }

@@ -57,6 +57,7 @@ function browserRequests(count, seed) {
   return out;
 }
 
+// `length` hex digits, 8 from each draw of `random`.
 function hex(random, length) {
   let s = '';
   while (s.length < length) s += Math.floor(random() * 0x100000000).toString(16).padStart(8, '0');
@@ -211,4 +212,4 @@ function digest(list) {
   return hash.digest('hex').slice(0, 12);
 }
 
-module.exports = { NAMES, workload, requests, serialize, forAutocannon, digest, jsonDocument };
+module.exports = { NAMES, workload, requests, serialize, forAutocannon, digest, jsonDocument, hex };

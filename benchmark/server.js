@@ -19,19 +19,17 @@
 //   $(node scripts/dev/test-lines.js --print 24) benchmark/server.js --workload=browser
 //
 //   node benchmark/server.js [--workload=hello,browser,...|all] [--mode=solo,paired] [--rounds=8]
-//        [--paired-rounds=6] [--duration=2] [--warmup=1] [--connections=50] [--no-count]
-//        [--package=DIR] [--json=FILE]
+//        [--duration=2] [--json]
 
-const fs = require('node:fs');
 const path = require('node:path');
 const common = require('./common');
 const workloads = require('./server-workloads');
 
 const MODES = ['solo', 'paired'];
 
-function startServer(parser, workload, { count = false, pkg, nodeFlags = [] }) {
+function startServer(parser, workload, { count = false, nodeFlags = [] } = {}) {
   return common.ipcChild(common.pinned(common.MEASURED_CPU, [process.execPath, ...nodeFlags,
-    path.join(__dirname, 'server-child.js'), `--parser=${parser}`, `--workload=${workload}`, `--package=${pkg}`,
+    path.join(__dirname, 'server-child.js'), `--parser=${parser}`, `--workload=${workload}`,
     ...(count ? ['--count'] : [])]), `server (${parser})`);
 }
 
@@ -57,44 +55,12 @@ function createLoader() {
   };
 }
 
-// Both servers at once, one window. onWindow({ builtin: pid, napi: pid },
-// seconds, workload, round) is called as the window opens and may return a
-// promise (server-profile.js records the window with perf).
-async function pairedRound({ workload, loader, round, warmup, duration, connections, seed, count = false, pkg,
-  serverFlags, onWindow }) {
-  const order = common.roundOrder(round);
-  const servers = Object.fromEntries(order.map((p) => [p, startServer(p, workload, { count, pkg, nodeFlags: serverFlags })]));
-  try {
-    const hello = {};
-    for (const p of order) hello[p] = await servers[p].ready;
-    const gone = order.find((p) => hello[p].type === 'unavailable');
-    if (gone) return { unavailable: hello[gone].reason };
-    const run = await loader.load({ workload, seed, connections, seconds: warmup + duration + 1.5,
-      targets: order.map((p) => ({ tag: p, port: hello[p].port })) });
-    await common.sleep(warmup * 1000);
-    const reports = {};
-    for (const p of order) reports[p] = await common.startWindow(servers[p]);
-    const recording = onWindow ? onWindow(Object.fromEntries(order.map((p) => [p, servers[p].proc.pid])), duration, workload, round) : null;
-    await common.sleep(duration * 1000);
-    const out = { order };
-    for (const p of order) out[p] = await reports[p]();
-    run.stop();
-    const loads = await run.done();
-    for (const p of order) out[p].loader = loads[p];
-    out.ratio = out.napi.cpuUsPerRequest / out.builtin.cpuUsPerRequest;
-    if (recording) out.recording = await recording;
-    return out;
-  } finally {
-    await Promise.all(Object.values(servers).map((s) => s.stop()));
-  }
-}
-
+// Rounds of each workload and mode; onWindow(pids, seconds, workload, round)
+// as each paired window opens (common.round).
 async function e2e({ workloads: names = workloads.NAMES, modes = MODES, rounds = 8, pairedRounds = 6, duration = 2,
-  warmup = 1, connections = 50, seed = 1, count = true, pkg = common.ROOT, serverFlags = [], onWindow = null,
-  onProgress = () => {} } = {}) {
-  pkg = path.resolve(pkg);
+  warmup = 1, connections = 50, seed = 1, count = true, serverFlags = [], onWindow = null, onProgress = () => {} } = {}) {
   const result = { settings: { modes, rounds, pairedRounds, duration, warmup, connections, seed },
-    identity: common.buildIdentity(pkg), workloads: {} };
+    identity: common.buildIdentity(), workloads: {} };
   const run = names.map((name) => workloads.workload(name).name);
   const planned = { solo: rounds, paired: pairedRounds };
   const steps = run.length * (modes.reduce((sum, m) => sum + planned[m], 0) + (count ? 1 : 0));
@@ -105,15 +71,15 @@ async function e2e({ workloads: names = workloads.NAMES, modes = MODES, rounds =
     for (const workload of run) {
       const w = { description: workloads.workload(workload).description, digest: workloads.digest(workloads.requests(workload, { seed })) };
       result.workloads[workload] = w;
-      const each = { workload, loader, warmup, duration, connections, seed, pkg, serverFlags };
+      const each = (round, mode, seconds = duration, counted = false) => common.round({ round, paired: mode === 'paired',
+        warmup, duration: seconds, start: (p) => startServer(p, workload, { count: counted, nodeFlags: serverFlags }),
+        load: (targets) => loader.load({ workload, seed, connections, seconds: warmup + seconds + 1.5, targets }),
+        onWindow: mode === 'paired' && !counted && onWindow && ((pids, s) => onWindow(pids, s, workload, round)) });
       for (const mode of modes) {
         const list = [];
         for (let round = 0; round < planned[mode]; round++) {
           progress(`${workload}: ${mode} round ${round + 1}/${planned[mode]}`);
-          const r = mode === 'paired' ? await pairedRound({ ...each, round, onWindow }) : await common.soloRound({ round, warmup,
-            duration, start: (p) => startServer(p, workload, { pkg, nodeFlags: serverFlags }),
-            load: (p, hello) => loader.load({ workload, seed, connections, seconds: warmup + duration + 1.5,
-              targets: [{ tag: p, port: hello.port }] }) });
+          const r = await each(round, mode);
           if (r.unavailable) throw new Error(`napi unavailable: ${r.unavailable}`);
           list.push(r);
         }
@@ -121,7 +87,7 @@ async function e2e({ workloads: names = workloads.NAMES, modes = MODES, rounds =
       }
       if (count) {
         progress(`${workload}: nextTicks and emits`);
-        const c = await pairedRound({ ...each, round: 0, duration: 1, count: true });
+        const c = await each(0, 'paired', 1, true);
         w.counts = Object.fromEntries(common.PARSERS.map((p) => [p, { ticks: c[p].ticks / c[p].requests,
           emits: c[p].emits / c[p].requests }]));
       }
@@ -129,7 +95,7 @@ async function e2e({ workloads: names = workloads.NAMES, modes = MODES, rounds =
   } finally {
     await loader.close();
   }
-  result.changed = result.identity !== common.buildIdentity(pkg);
+  result.changed = result.identity !== common.buildIdentity();
   return result;
 }
 
@@ -162,21 +128,7 @@ function describe(result) {
 module.exports = { e2e, describe };
 
 if (require.main === module) {
-  const { options } = common.parseArgs();
-  const list = (value, all) => (value === undefined || value === 'all' ? all : String(value).split(','));
-  const tty = process.stderr.isTTY;
-  e2e({
-    workloads: list(options.workload, workloads.NAMES), modes: list(options.mode, MODES),
-    rounds: Number(options.rounds || 8), pairedRounds: Number(options['paired-rounds'] || 6),
-    duration: Number(options.duration || 2), warmup: Number(options.warmup || 1),
-    connections: Number(options.connections || 50), count: !options['no-count'], pkg: options.package || common.ROOT,
-    onProgress: ({ step, steps, what }) => process.stderr.write(`${tty ? '\r\x1b[K' : ''}server.js: ${what} (${step + 1}/${steps})${tty ? '' : '\n'}`),
-  }).then((result) => {
-    if (tty) process.stderr.write('\r\x1b[K');
-    console.log(describe(result));
-    if (options.json) fs.writeFileSync(options.json, JSON.stringify(result, null, 2));
-  }, (err) => {
-    console.error(err.stack);
-    process.exit(1);
-  });
+  common.main(({ option }) => e2e({ workloads: option('workload', workloads.NAMES), modes: option('mode', MODES),
+    rounds: option('rounds', 8), duration: option('duration', 2),
+    onProgress: ({ step, steps, what }) => common.progress(`server.js: ${what} (${step + 1}/${steps})`) }), describe);
 }
