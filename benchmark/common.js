@@ -1,16 +1,9 @@
 'use strict';
 // What the benchmark programs share, as Node's benchmark/common.js is shared:
-// arguments and configurations in Node's format, the two parsers and the
-// parse workload, the statistics of a series of ratios, and the processes of
-// the end-to-end benchmarks (pinning, IPC, CPU per request, solo rounds).
-//
-// A benchmark declares its configurations (each key a list of values); with
-// one combination left after `key=value` overrides it runs in this process,
-// otherwise each combination in a fresh child, and prints
-//   http/bench-parser.js parser=napi n=100000 len=8: 1,395,311.5
-//
-// The benchmarks use llhttp-napi's public API only (require(ROOT), install(),
-// llhttp-napi/server), as a user would.
+// the command line, configurations and output in Node's format, the two
+// parsers and the parse workload, the statistics of a series of ratios, and
+// the processes of the end-to-end benchmarks (pinning, IPC, CPU per request,
+// rounds). The benchmarks use llhttp-napi's public API only, as a user would.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -113,9 +106,10 @@ function timer(clock = 'wall') {
   return { start() { t0 = now(); }, end(ops) { return ops / ((now() - t0) / 1e9); } };
 }
 
-// Runs main(conf) (which returns ops/s, or null for a configuration it
-// skipped) for each configuration, one fresh process each when there are
-// several. `shown(conf)` gives the keys a configuration is printed with.
+// Node's createBenchmark: runs main(conf) (ops/s, or null for a configuration
+// it skipped) in this process when one configuration is left, otherwise each
+// in a fresh process, and prints a line of Node's format each:
+//   http/bench-parser.js parser=napi n=100000 len=8: 1,395,311.5
 function createBenchmark(file, name, configs, main, shown) {
   const { options, overrides } = parseArgs();
   const parser = options.parser || 'napi';

@@ -8,19 +8,9 @@
 // the clients send over HTTP/1.1 (Title-Case for browsers, lowercase for
 // undici). Paths, ids, cookies, ETags, dates and tokens vary, so no two
 // messages are the same bytes. Seeded PRNG only: the same seed gives the same
-// bytes in every process and on every Node line.
-//
-//   const corpus = require('./corpus');
-//   corpus.requestCorpus({ count: 1000, seed: 1 })   // [{ method, path, headers, body, chunked }]
-//   corpus.responseCorpus({ count: 1000, seed: 1 })  // [{ statusCode, statusMessage, headers, body, chunked }]
-//   corpus.serializeRequest(msg) / corpus.serializeResponse(msg)   // Buffer
-//   corpus.splitPoints(buffer, pieces, seed)         // [Buffer, ...]: `pieces` pieces
-//   corpus.corpusBuffers('request' | 'response', count, seed)     // [Buffer, ...]
-//   corpus.prng(seed) / corpus.cutAt(buffer, cuts)   // the random source and the cutter of
-//                                                    // benchmarks and tests (test/support/generate.js)
-//
-// Every parser benchmark checks that each message it uses parses whole and
-// completes, in its pieces, with both parsers (common.verifyWorkload).
+// bytes in every process and on every Node line (test/inputs/generators.test.js
+// hashes them). prng and cutAt are the tests' random source and cutter too
+// (test/support/generate.js).
 
 // mulberry32: small, fast, deterministic. test/support/generate.js draws from it too.
 function prng(seed) {
@@ -79,8 +69,6 @@ const LANGS = ['en-US,en;q=0.9', 'en-GB,en;q=0.9', 'de-DE,de;q=0.9,en-US;q=0.8,e
   'fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7', 'es-ES,es;q=0.9', 'ja,en-US;q=0.9,en;q=0.8',
   'pt-BR,pt;q=0.9,en-US;q=0.8,en;q=0.7', 'en-US,en;q=0.5', 'nl-NL,nl;q=0.9,en;q=0.8'];
 
-function chromeVersion(t) { return t.int(118, 131); }
-
 // One browser identity: user agent, client hints and language.
 function browser(t) {
   const kind = t.weighted([[45, 'chrome'], [10, 'edge'], [20, 'firefox'], [15, 'safari'], [10, 'chrome-android']]);
@@ -98,7 +86,7 @@ function browser(t) {
       `Mozilla/5.0 (iPhone; CPU iPhone OS ${v.replace('.', '_')} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${v} Mobile/15E148 Safari/604.1`;
     return { kind, lang, ua };
   }
-  const v = chromeVersion(t);
+  const v = t.int(118, 131);
   const brand = kind === 'edge' ? 'Microsoft Edge' : 'Google Chrome';
   const notA = t.pick(['"Not-A.Brand";v="99"', '"Not/A)Brand";v="8"', '"Not_A Brand";v="24"']);
   const secChUa = `"Chromium";v="${v}", "${brand}";v="${v}", ${notA}`;
@@ -509,10 +497,12 @@ function build(one, keyOf, count, seed, salt) {
   return out;
 }
 
+// [{ method, path, headers: [[name, value]], body, chunked }], all different.
 function requestCorpus({ count = 1000, seed = 1 } = {}) {
   return build(oneRequest, (m) => serializeRequest(m).toString('latin1'), count, seed, 0x7265);
 }
 
+// [{ statusCode, statusMessage, headers, body, chunked }], all different.
 function responseCorpus({ count = 1000, seed = 1 } = {}) {
   return build(oneResponse, (m) => serializeResponse(m).toString('latin1'), count, seed, 0x7370);
 }
@@ -580,6 +570,8 @@ function splitPoints(buffer, pieces, seed = 1) {
   return cutAt(buffer, [...cuts].sort((a, b) => a - b));
 }
 
+// The serialized corpus: every parser benchmark checks that each message
+// parses whole, in its pieces, with both parsers (common.verifyWorkload).
 function corpusBuffers(kind = 'request', count = 1000, seed = 1) {
   if (kind === 'request') return requestCorpus({ count, seed }).map(serializeRequest);
   if (kind === 'response') return responseCorpus({ count, seed }).map(serializeResponse);

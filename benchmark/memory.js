@@ -165,33 +165,29 @@ async function settle(child, mode, n) {
 // (b - a) / n of the memory figures.
 const perConnection = (a, b, n) => Object.fromEntries(KEYS.map((k) => [k, (b.memory[k] - a.memory[k]) / n]));
 
-// use(child, listening) with a fresh server of `parser`, which then ends.
-async function withServer(parser, pkg, use) {
+// Per connection between n1 and n2 connections (n1 = 0: the idle server), of
+// a fresh server of `parser`.
+async function between(parser, { mode, n1, n2, pkg, payloads, snapshot }) {
   const child = common.ipcChild([process.execPath, '--expose-gc', __filename, '--child', parser, pkg], `server (${parser})`);
   try {
     const listening = await child.ready;
     if (listening.type === 'unavailable') throw new Error(`napi unavailable: ${listening.reason}`);
-    return await use(child, listening);
+    const sockets = await connectAll(listening.port, mode, payloads, n1);
+    let a = listening;
+    if (n1) {
+      await settle(child, mode, n1);
+      a = await measure(child, snapshot);
+    }
+    await connectAll(listening.port, mode, payloads, n2 - n1, sockets);
+    await settle(child, mode, n2);
+    const b = await measure(child, snapshot);
+    for (const s of sockets) s.destroy();
+    if (b.connections !== n2) throw new Error(`${b.connections} of ${n2} connections open`);
+    return { ...perConnection(a, b, n2 - n1), objects: snapshot ? difference(a.objects, b.objects, n2 - n1) : undefined };
   } finally {
     await child.stop();
   }
 }
-
-// Per connection between n1 and n2 connections (n1 = 0: the idle server).
-const between = (parser, { mode, n1, n2, pkg, payloads, snapshot }) => withServer(parser, pkg, async (child, listening) => {
-  const sockets = await connectAll(listening.port, mode, payloads, n1);
-  let a = listening;
-  if (n1) {
-    await settle(child, mode, n1);
-    a = await measure(child, snapshot);
-  }
-  await connectAll(listening.port, mode, payloads, n2 - n1, sockets);
-  await settle(child, mode, n2);
-  const b = await measure(child, snapshot);
-  for (const s of sockets) s.destroy();
-  if (b.connections !== n2) throw new Error(`${b.connections} of ${n2} connections open`);
-  return { ...perConnection(a, b, n2 - n1), objects: snapshot ? difference(a.objects, b.objects, n2 - n1) : undefined };
-});
 
 async function memory({ partial = false, connections = partial ? 2000 : 4000, rounds = 3, breakdown = null,
   pkg = common.ROOT, onProgress = () => {} } = {}) {

@@ -1,18 +1,9 @@
 'use strict';
-// `npm run bench`: the figures a user decides by, in about two minutes on
-// two cores, against Node's built-in parser in the same run: the parser on
-// distinct requests (whole and in 3 pieces, steady state), a node:http
-// server per request with the built-in and with install() (hello and
-// browser-like, solo rounds), llhttp-napi/server (browser-like) and memory
-// per idle connection, each with its interval.
-//
-// `npm run bench:full` (--full) adds every other figure the docs quote: every
-// workload in solo and paired rounds with nextTicks and emits, net-echo, the
-// client, the repeated request, pieces 2-8, responses, Node's fresh-process
-// shape, raw llhttp in C, the cold parse, memory with a pending head and by
-// object, and instructions per message under callgrind. It prints how long
-// it will take first, and writes benchmark/results/node<major>.md (the
-// summary table and the servers' lines: what a reader needs) and .json
+// `npm run bench` (DEFAULT_STEPS: the figures a user decides by) and `npm run
+// bench:full` (--full, FULL_STEPS: every figure the docs quote), against
+// Node's built-in parser in the same run: one table, each row with its
+// interval (benchmark/README.md). --full prints how long it will take first,
+// and writes results/node<major>.md (the summary a reader needs) and .json
 // (everything; each program prints its own part again).
 //
 //   node benchmark/run.js [--full] [--rounds=6] [--duration=1.5] [--out=benchmark/results]

@@ -40,8 +40,7 @@ async function createServer(parser, name) {
     server.on('connection', (socket) => { socket.write = countedWrite; });
     return { server, seen: () => 'napi' };
   }
-  const app = require(path.join(__dirname, 'apps', w.app));
-  const handle = await (app.createApp ? app.createApp(name) : app.createHandler(name));
+  const handle = await workloads.handler(name);
   let seen = null;
   const ours = parser === 'napi' ? require('llhttp-napi').HTTPParser : null;
   const counted = (req, res) => {

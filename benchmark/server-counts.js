@@ -48,9 +48,7 @@ function serve() {
     handle = typeof app.createApp === 'function' ? app.createApp() : app.handler || app;
   } else {
     // (browser: the browser GETs answered by net-echo's handler, a small JSON that reads user-agent.)
-    const name = target === 'browser' ? 'net-echo' : target;
-    const app = require(path.join(__dirname, 'apps', workloads.workload(name).app));
-    handle = app.createApp ? app.createApp(name) : app.createHandler(name);
+    handle = workloads.handler(target === 'browser' ? 'net-echo' : target);
   }
   Promise.resolve(handle).then((ready) => {
     const server = (options.side === 'server' ? require(options.server) : require('node:http')).createServer(ready);

@@ -18,6 +18,7 @@
 //   requests(workload, { seed })   the requests of a workload, seeded
 
 const crypto = require('node:crypto');
+const path = require('node:path');
 const corpus = require('./corpus');
 
 const { prng } = corpus;
@@ -85,61 +86,28 @@ function jsonDocument(random, size) {
 
 function postJsonRequests(count, seed) {
   const random = prng(seed * 7919 + 1);
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    out.push({
-      method: 'POST',
-      path: `/api/v1/orders?client=${hex(random, 6)}`,
-      headers: [
-        ['Host', 'api.example.com'],
-        ['User-Agent', 'orders-client/2.3.1 node'],
-        ['Accept', 'application/json'],
-        ['Content-Type', 'application/json'],
-        ['Authorization', `Bearer ${hex(random, 40)}`],
-        ['X-Request-Id', `${hex(random, 8)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 12)}`],
-      ],
-      body: jsonDocument(random, 4096),
-    });
-  }
-  return out;
+  return Array.from({ length: count }, () => ({ method: 'POST', path: `/api/v1/orders?client=${hex(random, 6)}`,
+    headers: [['Host', 'api.example.com'], ['User-Agent', 'orders-client/2.3.1 node'], ['Accept', 'application/json'],
+      ['Content-Type', 'application/json'], ['Authorization', `Bearer ${hex(random, 40)}`],
+      ['X-Request-Id', `${hex(random, 8)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 12)}`]],
+    body: jsonDocument(random, 4096) }));
 }
 
 function uploadRequests(count, seed) {
   const random = prng(seed * 104729 + 3);
-  const out = [];
-  for (let i = 0; i < count; i++) {
+  return Array.from({ length: count }, () => {
     const body = Buffer.alloc(65536);
     for (let j = 0; j < body.length; j += 4) body.writeUInt32LE(Math.floor(random() * 0x100000000), j);
-    out.push({
-      method: 'PUT',
-      path: `/upload/${hex(random, 12)}.bin`,
-      headers: [
-        ['Host', 'files.example.com'],
-        ['User-Agent', 'uploader/1.0'],
-        ['Content-Type', 'application/octet-stream'],
-        ['Authorization', `Bearer ${hex(random, 40)}`],
-      ],
-      body,
-    });
-  }
-  return out;
+    return { method: 'PUT', path: `/upload/${hex(random, 12)}.bin`, headers: [['Host', 'files.example.com'],
+      ['User-Agent', 'uploader/1.0'], ['Content-Type', 'application/octet-stream'], ['Authorization', `Bearer ${hex(random, 40)}`]],
+    body };
+  });
 }
 
+// The browser GETs with 1 request in 8 a JSON POST, routed to the app's JSON route.
 function appRequests(count, seed) {
-  const browser = browserRequests(count, seed);
   const posts = postJsonRequests(Math.ceil(count / 8), seed + 1);
-  // Route the posts to the app's JSON route; 1 in 8 requests is a POST.
-  const out = [];
-  let p = 0;
-  for (let i = 0; i < count; i++) {
-    if (i % 8 === 7) {
-      const post = posts[p++];
-      out.push({ ...post, path: `/api/items?ref=${i}` });
-    } else {
-      out.push(browser[i]);
-    }
-  }
-  return out;
+  return browserRequests(count, seed).map((req, i) => (i % 8 === 7 ? { ...posts[i >> 3], path: `/api/items?ref=${i}` } : req));
 }
 
 const hello = () => [{ method: 'GET', path: '/', headers: [['Host', 'localhost']], body: null }];
@@ -185,6 +153,12 @@ function requests(name, { seed = 1 } = {}) {
   return workload(name).make(seed);
 }
 
+// A promise of the (req, res) handler of the workload's app.
+async function handler(name) {
+  const app = require(path.join(__dirname, 'apps', workload(name).app));
+  return app.createApp ? app.createApp(name) : app.createHandler(name);
+}
+
 // The bytes the loader writes for `req` (request line, Connection, the
 // headers in order, Content-Length, body).
 function serialize(req) {
@@ -212,4 +186,4 @@ function digest(list) {
   return hash.digest('hex').slice(0, 12);
 }
 
-module.exports = { NAMES, workload, requests, serialize, forAutocannon, digest, jsonDocument, hex };
+module.exports = { NAMES, workload, requests, handler, serialize, forAutocannon, digest, jsonDocument, hex };
