@@ -97,21 +97,17 @@ async function clientBench({ kinds = KINDS, rounds = 8, duration = 2, warmup = 1
   for (const kind of kinds) {
     const peerChild = common.ipcChild(common.pinned(common.LOAD_CPU, [process.execPath, __filename, '--peer',
       `--kind=${kind}`, `--seed=${seed}`]), 'peer');
-    const list = [];
     try {
       const { port } = await peerChild.ready;
-      for (let round = 0; round < rounds; round++) {
+      result.kinds[kind] = await common.series(rounds, (round) => {
         onProgress({ step: step++, steps: kinds.length * rounds, what: `${kind}: solo round ${round + 1}/${rounds}` });
-        const r = await common.round({ round, warmup, duration, load: () => null,
+        return common.round({ round, warmup, duration, load: () => null,
           start: (p) => common.ipcChild(common.pinned(common.MEASURED_CPU, [process.execPath, __filename, '--child',
             `--parser=${p}`, `--port=${port}`, `--concurrency=${concurrency}`]), `client (${p})`) });
-        if (r.unavailable) throw new Error(`napi unavailable: ${r.unavailable}`);
-        list.push(r);
-      }
+      });
     } finally {
       await peerChild.stop();
     }
-    result.kinds[kind] = { rounds: list, stats: common.seriesStats(list) };
   }
   return result;
 }

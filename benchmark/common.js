@@ -32,9 +32,11 @@ function parseArgs(argv = process.argv.slice(2)) {
     else if ((m = /^(\w+)=(.*)$/.exec(arg))) overrides[m[1]] = m[2].split(',');
     else rest.push(arg);
   }
-  const as = (value, fallback) => (value === undefined ? fallback : Array.isArray(fallback) ?
-    (value === 'all' ? fallback : String(value).split(',').map((v) => as(v, fallback[0]))) :
-    typeof fallback === 'number' ? Number(value) : value);
+  const as = (value, fallback) => {
+    if (value === undefined) return fallback;
+    if (Array.isArray(fallback)) return value === 'all' ? fallback : String(value).split(',').map((v) => as(v, fallback[0]));
+    return typeof fallback === 'number' ? Number(value) : value;
+  };
   const option = (name, fallback) => as(options[name], fallback);
   const setting = (key, fallback) => as(overrides[key] && overrides[key].join(','), fallback);
   return { options, overrides, rest, option, setting };
@@ -389,11 +391,18 @@ async function round({ round: i, paired = false, start, load, warmup, duration, 
   return out;
 }
 
-// A series of rounds: ratioStats of the ratios and each side's median CPU µs.
-function seriesStats(rounds) {
-  const s = ratioStats(rounds.map((r) => r.ratio));
-  if (s) for (const p of PARSERS) s[p] = ss.median(rounds.map((r) => r[p].cpuUsPerRequest));
-  return s;
+// `count` rounds, run(i) each (a round()), none without our side: { rounds,
+// stats }, ratioStats of their ratios with each side's median CPU µs.
+async function series(count, run) {
+  const rounds = [];
+  for (let i = 0; i < count; i++) {
+    const r = await run(i);
+    if (r.unavailable) throw new Error(`napi unavailable: ${r.unavailable}`);
+    rounds.push(r);
+  }
+  const stats = ratioStats(rounds.map((r) => r.ratio));
+  if (stats) for (const p of PARSERS) stats[p] = ss.median(rounds.map((r) => r[p].cpuUsPerRequest));
+  return { rounds, stats };
 }
 
 // ------------------------------------------------------------- identity ----
@@ -412,6 +421,6 @@ function buildIdentity(pkg = ROOT) {
 module.exports = {
   ROOT, PARSERS, roundOrder, parseArgs, configurations, formatRate, formatLine, parseLine, timer, createBenchmark,
   loadParser, useParser, whichParser, makeParser, parseLoop, benchRequest, workload, verifyWorkload,
-  ratioStats, verdict, MEASURED_CPU, LOAD_CPU, pinned, sleep, ipcChild, answerIpc, round, seriesStats, buildIdentity,
+  ratioStats, verdict, MEASURED_CPU, LOAD_CPU, pinned, sleep, ipcChild, answerIpc, round, series, buildIdentity,
   progress, main,
 };

@@ -207,6 +207,18 @@ function proxyHeaders(t, h, lower) {
   if (t.chance(0.3)) h.push([n('X-Amzn-Trace-Id'), `Root=1-${t.unix().toString(16)}-${t.hex(24)}`]);
 }
 
+// The path and method of a browser request of `kind` (navigate, asset, fetch,
+// form); an asset's destination and Accept too.
+function browserTarget(t, kind) {
+  if (kind === 'navigate') return { path: pagePath(t), method: 'GET' };
+  if (kind === 'asset') {
+    const [path, dest, accept] = assetPath(t);
+    return { path, method: 'GET', dest, accept };
+  }
+  if (kind === 'fetch') return { path: apiPath(t), method: t.weighted([[6, 'GET'], [2, 'POST'], [1, 'PUT'], [1, 'PATCH'], [1, 'DELETE']]) };
+  return { path: pagePath(t), method: 'POST' };
+}
+
 // A browser request: navigation, subresource, fetch/XHR, form post, preflight.
 function browserRequest(t) {
   const b = browser(t);
@@ -242,10 +254,7 @@ function browserRequest(t) {
   }
   if (b.kind === 'firefox') {
     // Firefox: Host, User-Agent, Accept, Accept-Language, Accept-Encoding, ..., Connection, Referer, Cookie, Sec-Fetch-*
-    if (kind === 'navigate') { path = pagePath(t); }
-    else if (kind === 'asset') { path = assetPath(t)[0]; }
-    else if (kind === 'fetch') { path = apiPath(t); method = t.weighted([[6, 'GET'], [2, 'POST'], [1, 'PUT'], [1, 'PATCH'], [1, 'DELETE']]); }
-    else { path = pagePath(t); method = 'POST'; }
+    ({ path, method } = browserTarget(t, kind));
     const accept = kind === 'navigate' ? 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' :
       kind === 'fetch' ? 'application/json, text/plain, */*' : kind === 'form' ? 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' : '*/*';
     h.push(['User-Agent', b.ua], ['Accept', accept], ['Accept-Language', b.lang],
@@ -274,27 +283,12 @@ function browserRequest(t) {
   } else {
     // Chromium and Safari: Host, Connection, (Cache-Control), sec-ch-ua*, Upgrade-Insecure-Requests,
     // User-Agent, Accept, Sec-Fetch-*, Referer, Accept-Encoding, Accept-Language, Cookie, If-*
-    let accept;
-    let dest;
-    let mode;
-    if (kind === 'navigate') {
-      path = pagePath(t);
-      accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
-      dest = 'document'; mode = 'navigate';
-    } else if (kind === 'asset') {
-      const a = assetPath(t);
-      path = a[0]; dest = a[1]; accept = a[2]; mode = dest === 'font' ? 'cors' : 'no-cors';
-    } else if (kind === 'fetch') {
-      path = apiPath(t);
-      method = t.weighted([[6, 'GET'], [2, 'POST'], [1, 'PUT'], [1, 'PATCH'], [1, 'DELETE']]);
-      accept = t.pick(['application/json', '*/*', 'application/json, text/plain, */*']);
-      dest = 'empty'; mode = 'cors';
-    } else {
-      path = pagePath(t);
-      method = 'POST';
-      accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8';
-      dest = 'document'; mode = 'navigate';
-    }
+    const target = browserTarget(t, kind);
+    ({ path, method } = target);
+    let accept = kind === 'asset' ? target.accept : kind === 'fetch' ? t.pick(['application/json', '*/*', 'application/json, text/plain, */*']) :
+      `text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8${kind === 'navigate' ? ',application/signed-exchange;v=b3;q=0.7' : ''}`;
+    const dest = target.dest || (kind === 'fetch' ? 'empty' : 'document');
+    const mode = kind === 'asset' ? (dest === 'font' ? 'cors' : 'no-cors') : kind === 'fetch' ? 'cors' : 'navigate';
     if (b.kind === 'safari') accept = accept.replace(/,image\/avif.*$/, ',*/*;q=0.8');
     h.push(['Connection', 'keep-alive']);
     if (kind === 'navigate' && t.chance(0.2)) h.push(['Cache-Control', 'max-age=0']);

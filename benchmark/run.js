@@ -67,9 +67,9 @@ function fresh(settings, runs) {
 // { figure, how: 'timed' | 'counted', better: 'higher' | 'lower', stats } or { figure, how, text }.
 const steadyRow = (figure, settings) => (rows) => rows.push({ figure, how: 'timed', better: 'higher',
   stats: json('paired.js', settings)[0] });
-const serverRows = (names, modes, extra) => async (rows, result) => {
+const serverRows = (names, modes) => async (rows, result) => {
   const r = await e2e({ workloads: names, modes, rounds: ROUNDS, pairedRounds: 6, duration: DURATION, warmup: 1,
-    count: FULL, onProgress: ({ what, step, steps }) => progress(`servers, ${what} (${step + 1}/${steps})`), ...extra });
+    count: FULL, onProgress: ({ what, step, steps }) => progress(`servers, ${what} (${step + 1}/${steps})`) });
   (result.servers = result.servers || []).push(r);
   for (const [name, w] of Object.entries(r.workloads)) {
     const ours = workloads.workload(name).ours;

@@ -76,14 +76,10 @@ async function e2e({ workloads: names = workloads.NAMES, modes = MODES, rounds =
         load: (targets) => loader.load({ workload, seed, connections, seconds: warmup + seconds + 1.5, targets }),
         onWindow: mode === 'paired' && !counted && onWindow && ((pids, s) => onWindow(pids, s, workload, round)) });
       for (const mode of modes) {
-        const list = [];
-        for (let round = 0; round < planned[mode]; round++) {
+        w[mode] = await common.series(planned[mode], (round) => {
           progress(`${workload}: ${mode} round ${round + 1}/${planned[mode]}`);
-          const r = await each(round, mode);
-          if (r.unavailable) throw new Error(`napi unavailable: ${r.unavailable}`);
-          list.push(r);
-        }
-        w[mode] = { rounds: list, stats: common.seriesStats(list) };
+          return each(round, mode);
+        });
       }
       if (count) {
         progress(`${workload}: nextTicks and emits`);
