@@ -6,7 +6,8 @@
 // One native crossing per execute(): the parser borrows a workspace of this
 // thread (./workspace.js), the C core parses the whole buffer and records its
 // events there, and the parser delivers them to its kOn* handlers as the
-// built-in calls them, in the async context of initialize(). When a handler
+// built-in calls them, in the async context of initialize() (entered by the
+// addon: one callback scope per call, as the built-in's C++ enters it). When a handler
 // changes the course of parsing (kOnHeadersComplete answering 1 or 2, a
 // handler throwing), the core rewinds and re-parses up to that event. The
 // parser owns its native state (an id of the seam's, ./workspace.js), the
@@ -16,7 +17,6 @@
 // ./read-path.js; other modules ask it through the named hooks of
 // ./parser-hooks.js.
 
-const { AsyncResource } = require('node:async_hooks');
 const workspace = require('./workspace');
 const { Head } = require('./head');
 const { MessageClock, sinceMs } = require('./clock');
@@ -35,8 +35,6 @@ const { limitsHeaderPairs, keepsHandlers, handlerLookupDropsException, headersTh
   headersThrowHidesResult } = line;
 
 const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
-// AsyncResource options, one object for every initialize().
-const MANUAL_DESTROY = Object.freeze({ requireManualDestroy: true });
 const MAX_INT32 = 2 ** 31 - 1;
 const EMPTY = Buffer.alloc(0);
 // A finish() called from inside a handler, kept for later (see queueNested()).
@@ -89,8 +87,10 @@ class HTTPParser {
     this._type = REQUEST;
     this._closed = false;
     // Handlers run in the async context initialize() was called in, as the
-    // built-in's do (AsyncLocalStorage stores included).
-    this._asyncResource = null;
+    // built-in's do (AsyncLocalStorage stores included): the addon makes it
+    // with initialize()'s resource, which the parser holds meanwhile.
+    this._resource = null;
+    this._initCount = 0;          // initialize() calls, see deliverAll()
     this._destroyed = true;
     this._silenced = false;       // remove() from 24 on: no events until initialize()
     this._keptHandlers = null;    // 26 on: see handler()
@@ -130,8 +130,9 @@ class HTTPParser {
       if (typeof options !== 'object') throw new TypeError('The "options" argument must be an object');
       if (options.lazyHeaders !== undefined) this.lazyHeaders = options.lazyHeaders === true;
     }
-    if (!this._destroyed && this._asyncResource !== null) this._asyncResource.emitDestroy();
-    this._asyncResource = new AsyncResource(ASYNC_TYPES[type], MANUAL_DESTROY);
+    workspace.initAsyncContext(this._id, resource, ASYNC_TYPES[type]);
+    this._resource = resource;
+    this._initCount++;
     this._destroyed = false;
     // The built-in starts the clock of a parser that joins a connections
     // list here; it runs until a message begins.
@@ -210,7 +211,8 @@ class HTTPParser {
   _emitDestroy() {
     if (this._destroyed) return;
     this._destroyed = true;
-    if (this._asyncResource !== null) this._asyncResource.emitDestroy();
+    this._resource = null;
+    workspace.destroyAsyncContext(this._id);
   }
 
   remove() {
@@ -353,30 +355,18 @@ function call(parser, bytes, length) {
       parser._maxPairs);
   }
   parser._head.clearWindow();
-  try {
-    if (bytes === null) ws.finish(parser._id);
-    else ws.parse(parser._id, bytes, length);
-    parser._commands = 0;
-  } catch (err) {
-    workspace.giveBack(ws);
-    throw err;
-  }
-  // (finish() answers what the core left before any handler ran: it has
-  // no bytes to re-parse.)
-  let result = bytes !== null ? undefined : ws.failed() ? ws.error() : undefined;
-  if (ws.eventCount() === 0) {
-    if (bytes !== null) result = ws.result();
-    workspace.giveBack(ws);
-    return result;
-  }
   parser._ws = ws;
   parser._input = bytes === null ? EMPTY : bytes;
   parser._inputLength = length;
+  let result;
   let delivered = false;
   try {
-    const scope = parser._asyncResource;
-    const r = scope === null ? deliverAll(parser) : scope.runInAsyncScope(deliverThis, parser);
-    if (bytes !== null) result = r;
+    // (The events, if any, are delivered inside: see deliverCall().)
+    result = bytes === null ? ws.finish(parser._id, parser) : ws.parse(parser._id, bytes, length, parser);
+    if (ws.eventCount() === 0) {
+      parser._commands = 0;
+      result = bytes !== null ? ws.result() : ws.failed() ? ws.error() : undefined;
+    }
     delivered = true;
   } finally {
     endCall(parser, ws);
@@ -460,10 +450,22 @@ function runWhenComplete(parser) {
 
 // ---- delivery ----
 
-// deliverAll(this): runInAsyncScope() would pass an argument in an array.
-function deliverThis() {
-  return deliverAll(this);
+// The delivery of a call that left events (this: the parser), which the
+// addon calls in the parser's async context (./workspace.js, parse()):
+// returns what execute() (finish()) does.
+function deliverCall(text) {
+  const ws = this._ws;
+  ws.called(text);
+  // (The commands went with the call; handlers may leave new ones.)
+  this._commands = 0;
+  if (this._input !== EMPTY) return deliverAll(this);
+  // finish() answers what the core left before any handler ran: it has no
+  // bytes to re-parse.
+  const result = ws.failed() ? ws.error() : undefined;
+  deliverAll(this);
+  return result;
 }
+workspace.setDelivery(deliverCall);
 
 // The handler under `key` (kOn*), looked up as the built-in does: from 26
 // on, the first function found in kOnHeadersComplete, kOnBody or
@@ -527,11 +529,10 @@ function deliverAll(parser) {
     // hand that data to this parser's execute() in the middle of this one.)
     const socket = parser._readingSocket;
     if (socket !== null && (kind === BODY || kind === HEADERS) && socket.readableLength === 0) {
-      const scope = parser._asyncResource;
+      const inits = parser._initCount;
       runPendingTicks();
-      // A tick may have closed the parser or given it to a new connection
-      // (initialize() makes a new async resource).
-      if (parser._closed || parser._asyncResource !== scope) return ws.result();
+      // A tick may have closed the parser or given it to a new connection.
+      if (parser._closed || parser._initCount !== inits) return ws.result();
     }
     if (answer !== 0) {
       ws.rewindAnswer(parser._id, input, parser._inputLength, i, answer);

@@ -116,13 +116,16 @@ class Workspace {
     state[WS_COMMANDS] = bits;
   }
 
-  // Parses bytes[0, length) (a Uint8Array) with parser `id`.
-  parse(id, bytes, length) {
-    this.called(binding.execute(this.address(id), bytes, length));
+  // Parses bytes[0, length) (a Uint8Array) with parser `id`, whose owner
+  // is `parser`. When the call left events, the addon calls the delivery
+  // (setDelivery()) on `parser` with the call's text, in the parser's async
+  // context (initAsyncContext()), and this returns what it returns.
+  parse(id, bytes, length, parser) {
+    return binding.execute(this.address(id), bytes, length, parser);
   }
 
-  finish(id) {
-    this.called(binding.finish(this.address(id)));
+  finish(id, parser) {
+    return binding.finish(this.address(id), parser);
   }
 
   // Re-parses bytes[0, length) (the last parsed) from the start, the
@@ -382,6 +385,15 @@ module.exports = {
   // recordBytes }, tests and benchmarks).
   createParser: binding.create,
   closeParser: binding.close,
+  // initAsyncContext(id, resource, type): parser `id`'s events are delivered
+  // from now on in a new async context (async_hooks' init with `type` and
+  // `resource`), made natively: the previous one is destroyed.
+  // destroyAsyncContext(id): async_hooks' destroy of it.
+  initAsyncContext: binding.asyncInit,
+  destroyAsyncContext: binding.asyncDestroy,
+  // setDelivery(fn): fn.call(parser, text) delivers the events of a call of
+  // parse() or finish() (./parser.js), `text` what called() takes.
+  setDelivery: binding.setDelivery,
   headersCompleted: binding.headersCompleted,
   messageStart: binding.messageStart,
   parserStats: binding.stats,

@@ -42,10 +42,12 @@ namespace {
 
 struct Instance;
 
-// A parser of JavaScript's: its core state and its id. It lives until its
-// owner is collected; close() gives back its memory and its id earlier.
+// A parser of JavaScript's: its core state, its id and the async context its
+// events are delivered in (asyncInit()). It lives until its owner is
+// collected; close() gives back its memory and its id earlier.
 struct ParserRecord {
   lhn_parser core;
+  napi_async_context async;
   uint32_t id;
   bool closed;
 };
@@ -69,11 +71,13 @@ struct Instance {
   std::vector<uint32_t> free_ids;
   size_t live_parsers = 0;
   Napi::Reference<Napi::Array> known_names;            // lhn_known_names() as strings
+  napi_ref delivery = nullptr;                         // setDelivery()'s function
 
   explicit Instance(Napi::Env e) : env(e) { lhn_pool_init(&pool); }
 
   // (At teardown, after the owners' finalizers.)
   ~Instance() {
+    if (delivery != nullptr) napi_delete_reference(env, delivery);
     for (ParserRecord* r : parsers) {
       if (r != nullptr) lhn_parser_destroy(&r->core);
     }
@@ -118,8 +122,13 @@ Workspace* WorkspaceAt(Instance* in, uint32_t depth) {
 }
 
 // The live parser of id `id`, or null (none, or closed).
+ParserRecord* RecordOf(Instance* in, uint32_t id) {
+  return id < in->parsers.size() ? in->parsers[id] : nullptr;
+}
+
 lhn_parser* ParserOf(Instance* in, uint32_t id) {
-  return id < in->parsers.size() && in->parsers[id] != nullptr ? &in->parsers[id]->core : nullptr;
+  ParserRecord* r = RecordOf(in, id);
+  return r != nullptr ? &r->core : nullptr;
 }
 
 // ---- the calls of every read: raw N-API ----------------------------------------
@@ -136,13 +145,13 @@ bool ThrowRange(napi_env env, const char* message) {
 
 // The workspace and the parser a call's address names (lhn_contract.h). On
 // false an exception is pending; *ws is set whenever the depth is good.
-bool AddressArg(napi_env env, Instance* in, napi_value arg, Workspace** ws, lhn_parser** parser) {
+bool AddressArg(napi_env env, Instance* in, napi_value arg, Workspace** ws, ParserRecord** parser) {
   uint32_t address;
   *ws = nullptr;
   if (napi_get_value_uint32(env, arg, &address) != napi_ok) return ThrowType(env, "a call's address");
   *ws = WorkspaceAt(in, lhn_address_depth(address));
   if (*ws == nullptr) return ThrowRange(env, "workspaces nested too deeply");
-  *parser = ParserOf(in, lhn_address_id(address));
+  *parser = RecordOf(in, lhn_address_id(address));
   if (*parser == nullptr) {
     napi_throw_error(env, nullptr, "the parser is closed");
     return false;
@@ -190,25 +199,60 @@ napi_value Publish(napi_env env, Workspace* ws, const lhn_result& result) {
   return out;
 }
 
-// execute(address, bytes, length): parses bytes[0, length) (a Uint8Array)
-// with the parser and in the workspace the address names, after the
-// commands left for it; returns what Publish() does.
+// The end of execute() and finish(): publishes the call's outcome. When the
+// call left events and JavaScript named the parser's owner, calls the
+// delivery (setDelivery()) on the owner with the call's text, in the async
+// scope of the parser's initialize() (no scope without one: none yet, or
+// destroyed), and returns what it returns (an exception it throws stays
+// pending); else returns what Publish() does.
+napi_value Deliver(napi_env env, Instance* in, ParserRecord* r, Workspace* ws, const lhn_result& result,
+                   napi_value owner) {
+  napi_value text = Publish(env, ws, result);
+  if (owner == nullptr || in->delivery == nullptr || ws->state[LHN_WS_EVENTS] == 0) return text;
+  napi_value fn, out = nullptr;
+  if (napi_get_reference_value(env, in->delivery, &fn) != napi_ok) return nullptr;
+  if (r->async != nullptr) {
+    napi_make_callback(env, r->async, owner, fn, 1, &text, &out);
+  } else {
+    napi_call_function(env, owner, fn, 1, &text, &out);
+  }
+  return out;
+}
+
+// The owner argument of execute() and finish(): an object, or null when
+// JavaScript passed none (the caller then delivers the events itself).
+bool OwnerArg(napi_env env, size_t argc, napi_value* args, size_t at, napi_value* owner) {
+  *owner = nullptr;
+  if (argc <= at) return true;
+  napi_valuetype type;
+  if (napi_typeof(env, args[at], &type) != napi_ok) return false;
+  if (type == napi_undefined) return true;
+  if (type != napi_object) return ThrowType(env, "the parser's owner is an object");
+  *owner = args[at];
+  return true;
+}
+
+// execute(address, bytes, length[, owner]): parses bytes[0, length) (a
+// Uint8Array) with the parser and in the workspace the address names, after
+// the commands left for it; returns what Deliver() does.
 napi_value Execute(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value args[3];
+  size_t argc = 4;
+  napi_value args[4];
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
-  lhn_parser* p;
+  ParserRecord* r;
   Workspace* ws = nullptr;
   const char* bytes = nullptr;
   size_t len = 0;
-  bool ok = argc >= 3 && AddressArg(env, in, args[0], &ws, &p) && BytesArg(env, args[1], args[2], &bytes, &len);
-  if (ws != nullptr) lhn_parser_take_commands(ok ? p : nullptr, ws->state);
+  napi_value owner;
+  bool ok = argc >= 3 && AddressArg(env, in, args[0], &ws, &r) && BytesArg(env, args[1], args[2], &bytes, &len) &&
+            OwnerArg(env, argc, args, 3, &owner);
+  if (ws != nullptr) lhn_parser_take_commands(ok ? &r->core : nullptr, ws->state);
   if (!ok) return nullptr;
   lhn_result result;
-  lhn_parser_execute(p, &ws->core, bytes, len, &result);
-  return Publish(env, ws, result);
+  lhn_parser_execute(&r->core, &ws->core, bytes, len, &result);
+  return Deliver(env, in, r, ws, result, owner);
 }
 
 // rewind(address, bytes, length, eventIndex, actions, answer, failCode):
@@ -220,11 +264,11 @@ napi_value Rewind(napi_env env, napi_callback_info info) {
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
-  lhn_parser* p;
+  ParserRecord* r;
   Workspace* ws;
   const char* bytes = nullptr;
   size_t len = 0;
-  if (argc < 7 || !AddressArg(env, in, args[0], &ws, &p) ||
+  if (argc < 7 || !AddressArg(env, in, args[0], &ws, &r) ||
       !BytesArg(env, args[1], args[2], &bytes, &len)) {
     return nullptr;
   }
@@ -238,29 +282,30 @@ napi_value Rewind(napi_env env, napi_callback_info info) {
     return nullptr;
   }
   lhn_result result;
-  if (lhn_parser_rewind(p, &ws->core, bytes, len, index, actions, answer, fail_code, &result) != 0) {
+  if (lhn_parser_rewind(&r->core, &ws->core, bytes, len, index, actions, answer, fail_code, &result) != 0) {
     ThrowRange(env, "no such event");
     return nullptr;
   }
   return Publish(env, ws, result);
 }
 
-// finish(address): see lhn_parser_finish, after the commands left for the
-// parser. Returns what Publish() does.
+// finish(address[, owner]): see lhn_parser_finish, after the commands left
+// for the parser. Returns what Deliver() does.
 napi_value Finish(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value args[1];
+  size_t argc = 2;
+  napi_value args[2];
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
-  lhn_parser* p;
+  ParserRecord* r;
   Workspace* ws = nullptr;
-  bool ok = argc >= 1 && AddressArg(env, in, args[0], &ws, &p);
-  if (ws != nullptr) lhn_parser_take_commands(ok ? p : nullptr, ws->state);
+  napi_value owner;
+  bool ok = argc >= 1 && AddressArg(env, in, args[0], &ws, &r) && OwnerArg(env, argc, args, 1, &owner);
+  if (ws != nullptr) lhn_parser_take_commands(ok ? &r->core : nullptr, ws->state);
   if (!ok) return nullptr;
   lhn_result result;
-  lhn_parser_finish(p, &ws->core, &result);
-  return Publish(env, ws, result);
+  lhn_parser_finish(&r->core, &ws->core, &result);
+  return Deliver(env, in, r, ws, result, owner);
 }
 
 // ---- the rest: node-addon-api -------------------------------------------------
@@ -294,6 +339,8 @@ Workspace* WorkspaceOf(const Napi::CallbackInfo& info) {
 void CloseRecord(Instance* in, ParserRecord* r) {
   if (r->closed) return;
   r->closed = true;
+  if (r->async != nullptr) napi_async_destroy(in->env, r->async);
+  r->async = nullptr;
   lhn_parser_destroy(&r->core);
   in->parsers[r->id] = nullptr;
   in->free_ids.push_back(r->id);
@@ -325,6 +372,7 @@ Napi::Value Create(const Napi::CallbackInfo& info) {
   }
   lhn_memory mem = lhn_pool_memory(&in->pool);
   lhn_parser_init(&r->core, &mem);
+  r->async = nullptr;
   r->closed = false;
   if (!in->free_ids.empty()) {
     r->id = in->free_ids.back();
@@ -354,6 +402,45 @@ Napi::Value Close(const Napi::CallbackInfo& info) {
   }
   uint32_t id = info[0].As<Napi::Number>().Uint32Value();
   if (ParserOf(in, id) != nullptr) CloseRecord(in, in->parsers[id]);
+  return info.Env().Undefined();
+}
+
+// asyncInit(id, resource, type): the parser's events are delivered from now
+// on in a new async context, of `type` (a string) with `resource` (the
+// built-in's initialize() makes the same); the previous one is destroyed.
+// asyncDestroy(id): destroys it (async_hooks' destroy), none then.
+Napi::Value AsyncInit(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  ParserRecord* r = info[0].IsNumber() ? RecordOf(InstanceOf(info), info[0].As<Napi::Number>().Uint32Value()) : nullptr;
+  if (r == nullptr || !info[1].IsObject() || !info[2].IsString()) {
+    Napi::TypeError::New(env, "asyncInit() takes a live parser's id, an object and a string").ThrowAsJavaScriptException();
+    return Napi::Value();
+  }
+  if (r->async != nullptr) napi_async_destroy(env, r->async);
+  r->async = nullptr;
+  if (napi_async_init(env, info[1], info[2], &r->async) != napi_ok) r->async = nullptr;
+  return env.Undefined();
+}
+
+Napi::Value AsyncDestroy(const Napi::CallbackInfo& info) {
+  ParserRecord* r = info[0].IsNumber() ? RecordOf(InstanceOf(info), info[0].As<Napi::Number>().Uint32Value()) : nullptr;
+  if (r != nullptr && r->async != nullptr) {
+    napi_async_destroy(info.Env(), r->async);
+    r->async = nullptr;
+  }
+  return info.Env().Undefined();
+}
+
+// setDelivery(fn): the function execute() and finish() call on a parser's
+// owner with the call's text to deliver its events (Deliver()).
+Napi::Value SetDelivery(const Napi::CallbackInfo& info) {
+  Instance* in = InstanceOf(info);
+  if (!info[0].IsFunction()) {
+    Napi::TypeError::New(info.Env(), "setDelivery() takes a function").ThrowAsJavaScriptException();
+    return Napi::Value();
+  }
+  if (in->delivery != nullptr) napi_delete_reference(info.Env(), in->delivery);
+  napi_create_reference(info.Env(), info[0], 1, &in->delivery);
   return info.Env().Undefined();
 }
 
@@ -604,6 +691,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   };
   method("create", Create);
   method("close", Close);
+  method("asyncInit", AsyncInit);
+  method("asyncDestroy", AsyncDestroy);
+  method("setDelivery", SetDelivery);
   method("messageStart", MessageStart);
   method("headersCompleted", HeadersCompleted);
   method("errorInfo", ErrorInfo);
