@@ -200,7 +200,7 @@ napi_value Publish(napi_env env, Workspace* ws, const lhn_result& result) {
 }
 
 // The end of execute() and finish(): publishes the call's outcome. When the
-// call left events and JavaScript named the parser's owner, calls the
+// call left events and JavaScript named the parser's owner (an object), calls the
 // delivery (setDelivery()) on the owner with the call's text, in the async
 // scope of the parser's initialize() (no scope without one: none yet, or
 // destroyed), and returns what it returns (an exception it throws stays
@@ -211,25 +211,11 @@ napi_value Deliver(napi_env env, Instance* in, ParserRecord* r, Workspace* ws, c
   if (owner == nullptr || in->delivery == nullptr || ws->state[LHN_WS_EVENTS] == 0) return text;
   napi_value fn, out = nullptr;
   if (napi_get_reference_value(env, in->delivery, &fn) != napi_ok) return nullptr;
-  if (r->async != nullptr) {
-    napi_make_callback(env, r->async, owner, fn, 1, &text, &out);
-  } else {
-    napi_call_function(env, owner, fn, 1, &text, &out);
-  }
+  napi_status status = r->async != nullptr ? napi_make_callback(env, r->async, owner, fn, 1, &text, &out)
+                                           : napi_call_function(env, owner, fn, 1, &text, &out);
+  // (An owner that is no object is found here, not checked on every call.)
+  if (status != napi_ok && status != napi_pending_exception) ThrowType(env, "the parser's owner is an object");
   return out;
-}
-
-// The owner argument of execute() and finish(): an object, or null when
-// JavaScript passed none (the caller then delivers the events itself).
-bool OwnerArg(napi_env env, size_t argc, napi_value* args, size_t at, napi_value* owner) {
-  *owner = nullptr;
-  if (argc <= at) return true;
-  napi_valuetype type;
-  if (napi_typeof(env, args[at], &type) != napi_ok) return false;
-  if (type == napi_undefined) return true;
-  if (type != napi_object) return ThrowType(env, "the parser's owner is an object");
-  *owner = args[at];
-  return true;
 }
 
 // execute(address, bytes, length[, owner]): parses bytes[0, length) (a
@@ -245,9 +231,8 @@ napi_value Execute(napi_env env, napi_callback_info info) {
   Workspace* ws = nullptr;
   const char* bytes = nullptr;
   size_t len = 0;
-  napi_value owner;
-  bool ok = argc >= 3 && AddressArg(env, in, args[0], &ws, &r) && BytesArg(env, args[1], args[2], &bytes, &len) &&
-            OwnerArg(env, argc, args, 3, &owner);
+  napi_value owner = argc >= 4 ? args[3] : nullptr;
+  bool ok = argc >= 3 && AddressArg(env, in, args[0], &ws, &r) && BytesArg(env, args[1], args[2], &bytes, &len);
   if (ws != nullptr) lhn_parser_take_commands(ok ? &r->core : nullptr, ws->state);
   if (!ok) return nullptr;
   lhn_result result;
@@ -299,8 +284,8 @@ napi_value Finish(napi_env env, napi_callback_info info) {
   Instance* in = static_cast<Instance*>(data);
   ParserRecord* r;
   Workspace* ws = nullptr;
-  napi_value owner;
-  bool ok = argc >= 1 && AddressArg(env, in, args[0], &ws, &r) && OwnerArg(env, argc, args, 1, &owner);
+  napi_value owner = argc >= 2 ? args[1] : nullptr;
+  bool ok = argc >= 1 && AddressArg(env, in, args[0], &ws, &r);
   if (ws != nullptr) lhn_parser_take_commands(ok ? &r->core : nullptr, ws->state);
   if (!ok) return nullptr;
   lhn_result result;
