@@ -9,16 +9,15 @@
 // records, no string cut, so that they outlive the workspace. Out of lazy
 // mode nothing of a head outlives the call that delivered it: an idle
 // connection, or one whose body is still arriving, holds no header bytes of
-// ours. The strings made for a head the core recorded are kept for the next
+// ours. The strings made for the head the core recorded (HC_RECORDED, its
+// repeat record: src/core/lhn_repeat.h) are recorded here too, for the next
 // message, whose head the core may find to repeat it (HC_REPEATS), as a
 // client that sends the same head again and again makes it.
 
 const workspace = require('./workspace');
 
-const { HC_REPEATS, HC_RECORDED } = workspace.layout;
-const { PAIR_NAME_START, PAIR_NAME_END, PAIR_VALUE_START, PAIR_VALUE_END, PAIR_KNOWN_NAME,
-  PAIR_SLOTS } = workspace.layout;
-const { sameName, knownName } = workspace;
+const { HC_REPEATS, HC_RECORDED, PAIR_SLOTS } = workspace.layout;
+const { pairStrings, pairValue } = workspace;
 
 class Head {
   constructor() {
@@ -37,9 +36,9 @@ class Head {
     this.frozenHeaders = null;
     this.frozenTrailers = null;
     this.flushUrl = null;
-    // The strings made for a recorded head: { headers, text, number }, made
-    // at the first.
-    this.repeat = null;
+    // The strings made for the recorded head: { headers, text, number },
+    // made at the first.
+    this.recorded = null;
   }
 
   // A message begins, or the parser starts over: nothing of the last head
@@ -96,21 +95,21 @@ class Head {
   }
 
   // kOnHeadersComplete's header array for event `i` of `ws`, whose pairs it
-  // delivers: copies of the strings kept for the previous message when its
-  // head repeats that one, else cut from the call's text (and kept, when the
-  // core recorded the head, with the URL or status text).
+  // delivers: copies of the strings made for the previous message when its
+  // head repeats that one, else cut from the call's text (and, when the
+  // core recorded the head, recorded here with the URL or status text).
   headersFor(ws, i) {
     const flags = ws.flags(i);
     const number = ws.messageNumber(i);
-    const repeat = this.repeat;
-    if ((flags & HC_REPEATS) !== 0 && repeat !== null && repeat.number === number - 1) {
-      repeat.number = number;
-      return repeat.headers.slice();
+    const recorded = this.recorded;
+    if ((flags & HC_REPEATS) !== 0 && recorded !== null && recorded.number === number - 1) {
+      recorded.number = number;
+      return recorded.headers.slice();
     }
     const headers = ws.headerArray(ws.firstPair(i), ws.pairCount(i));
     // (A private copy: the array handed out becomes req.rawHeaders, which its
     // receiver may change.)
-    if ((flags & (HC_RECORDED | HC_REPEATS)) !== 0) this.keep(headers.slice(), ws.eventText(i), number);
+    if ((flags & (HC_RECORDED | HC_REPEATS)) !== 0) this.record(headers.slice(), ws.eventText(i), number);
     return headers;
   }
 
@@ -119,19 +118,19 @@ class Head {
   // except in lazy mode, which passes the flush's.
   textFor(ws, i, lazy, request) {
     if (ws.pairCount(i) === -1) return !request ? ws.eventText(i) : lazy ? this.flushUrl : undefined;
-    // (headersFor() kept the text of a recorded head.)
-    if (!lazy && (ws.flags(i) & (HC_RECORDED | HC_REPEATS)) !== 0) return this.repeat.text;
+    // (headersFor() recorded the text of a recorded head.)
+    if (!lazy && (ws.flags(i) & (HC_RECORDED | HC_REPEATS)) !== 0) return this.recorded.text;
     return ws.eventText(i);
   }
 
-  keep(headers, text, number) {
-    const repeat = this.repeat;
-    if (repeat === null) {
-      this.repeat = { headers, text, number };
+  record(headers, text, number) {
+    const recorded = this.recorded;
+    if (recorded === null) {
+      this.recorded = { headers, text, number };
     } else {
-      repeat.headers = headers;
-      repeat.text = text;
-      repeat.number = number;
+      recorded.headers = headers;
+      recorded.text = text;
+      recorded.number = number;
     }
   }
 
@@ -171,9 +170,12 @@ class Head {
 // that they are still read after the workspace serves other calls.
 function frozen(before, ws, first, count) {
   if (count === 0) return before;
-  if (before === null) return { text: ws.text, pairs: ws.copyPairs(first, count, 0) };
-  const text = before.text;
-  return { text: text + ws.text, pairs: before.pairs.concat(ws.copyPairs(first, count, text.length)) };
+  const length = count * PAIR_SLOTS;
+  if (before === null) return { text: ws.text, pairs: ws.copyPairs(first, count, new Int32Array(length), 0, 0) };
+  const { text, pairs } = before;
+  const joined = new Int32Array(pairs.length + length);
+  joined.set(pairs);
+  return { text: text + ws.text, pairs: ws.copyPairs(first, count, joined, pairs.length, text.length) };
 }
 
 // [name, value, ...] of the frozen pairs, then of pairs [first, first +
@@ -182,26 +184,14 @@ function pairArray(frozenPairs, ws, first, count) {
   const live = ws === null ? 0 : count;
   if (frozenPairs === null) return live === 0 ? [] : ws.headerArray(first, live);
   const { text, pairs } = frozenPairs;
-  const out = new Array(pairs.length / PAIR_SLOTS * 2);
-  for (let p = 0, i = 0; p < pairs.length; p += PAIR_SLOTS, i += 2) {
-    const known = pairs[p + PAIR_KNOWN_NAME];
-    out[i] = known !== 0 ? knownName(known) : text.substring(pairs[p + PAIR_NAME_START], pairs[p + PAIR_NAME_END]);
-    out[i + 1] = text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
-  }
+  const out = pairStrings(text, pairs, 0, pairs.length);
   return live === 0 ? out : out.concat(ws.headerArray(first, live));
 }
 
 // The first value among the frozen pairs whose name is `name`, or undefined.
 function frozenValue(frozenPairs, name) {
-  if (frozenPairs === null) return undefined;
-  const { text, pairs } = frozenPairs;
-  for (let p = 0; p < pairs.length; p += PAIR_SLOTS) {
-    const start = pairs[p + PAIR_NAME_START];
-    if (pairs[p + PAIR_NAME_END] - start === name.length && sameName(text, start, name)) {
-      return text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
-    }
-  }
-  return undefined;
+  return frozenPairs === null ? undefined :
+    pairValue(frozenPairs.text, frozenPairs.pairs, 0, frozenPairs.pairs.length, name);
 }
 
 module.exports = { Head };

@@ -25,11 +25,11 @@ Object.defineProperty(module.exports, 'versions', {
   enumerable: true,
   get() {
     if (versions === null) {
-      const binding = require('./native');
+      const seam = require('./workspace');
       versions = Object.freeze({
         addon: pkg.version,
-        llhttp: binding.llhttpVersion,
-        napi: String(binding.napiVersion),
+        llhttp: seam.llhttpVersion,
+        napi: String(seam.napiVersion),
       });
     }
     return versions;

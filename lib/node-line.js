@@ -27,12 +27,12 @@ const FIELDS = 'X-A: 1\r\n'.repeat(40); // more than the 32 that make a flush
 const NOTHING = () => {};
 
 // Runs `input` through a built-in request parser with the given handlers
-// (slot -> function) and extra properties; returns [what execute() gave or
+// (key -> function) and extra properties; returns [what execute() gave or
 // threw, the parser]. `then` runs afterwards, before the parser is closed.
 function measure(input, handlers, props, then) {
   const parser = new Builtin();
   parser.initialize(Builtin.REQUEST, {});
-  for (const slot of Object.keys(handlers)) parser[slot] = handlers[slot];
+  for (const key of Object.keys(handlers)) parser[key] = handlers[key];
   Object.assign(parser, props);
   let result;
   try {

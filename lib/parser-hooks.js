@@ -22,7 +22,7 @@ module.exports = {
   // completes in this call; whether it took that on (lib/incoming.js).
   whenComplete: Symbol('llhttp-napi whenComplete'),
   // parser[coreStats](): what the core holds for this parser between calls,
-  // in bytes: { headBytes: its held head (a head arriving in pieces),
+  // in bytes: { heldBytes: its held head (a head arriving in pieces),
   // recordBytes: its repeat record } (tests, benchmarks).
   coreStats: Symbol('llhttp-napi coreStats'),
 };

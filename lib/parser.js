@@ -6,20 +6,20 @@
 // One native crossing per execute(): the parser borrows a workspace of this
 // thread (./workspace.js), the C core parses the whole buffer and records its
 // events there, and the parser delivers them to its kOn* handlers as the
-// built-in calls them, in the async context of initialize(). When a handler
+// built-in calls them, in the async context of initialize() (entered by the
+// addon: one callback scope per call, as the built-in's C++ enters it). When a handler
 // changes the course of parsing (kOnHeadersComplete answering 1 or 2, a
 // handler throwing), the core rewinds and re-parses up to that event. The
-// parser owns its native slot, the commands the core gets with the next
-// call and its lifecycle; its current message's head is its Head
-// (./head.js); when its message began, ./clock.js. A consumed socket's reads
-// reach it through ./read-path.js; other modules ask it through the named
-// hooks of ./parser-hooks.js.
+// parser owns its native state (an id of the seam's, ./workspace.js), the
+// commands the core gets with the next call and its lifecycle; its current
+// message's head is its Head (./head.js); when its message began, its
+// MessageClock (./clock.js). A consumed socket's reads reach it through
+// ./read-path.js; other modules ask it through the named hooks of
+// ./parser-hooks.js.
 
-const { AsyncResource } = require('node:async_hooks');
-const binding = require('./native');
 const workspace = require('./workspace');
 const { Head } = require('./head');
-const clock = require('./clock');
+const { MessageClock, sinceMs } = require('./clock');
 const connections = require('./connections');
 const readPath = require('./read-path');
 const hooks = require('./parser-hooks');
@@ -35,8 +35,6 @@ const { limitsHeaderPairs, keepsHandlers, handlerLookupDropsException, headersTh
   headersThrowHidesResult } = line;
 
 const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
-// AsyncResource options, one object for every initialize().
-const MANUAL_DESTROY = Object.freeze({ requireManualDestroy: true });
 const MAX_INT32 = 2 ** 31 - 1;
 const EMPTY = Buffer.alloc(0);
 // A finish() called from inside a handler, kept for later (see queueNested()).
@@ -83,20 +81,20 @@ class HTTPParser {
     this._consumed = false;
     // Lazy mode: kOnHeadersComplete gets no header array (docs/api.md).
     this.lazyHeaders = false;
-    this._slot = binding.create(this); // native state, freed with this object or by close()
+    this._id = workspace.createParser(this); // native state, freed with this object or by close()
     this._head = new Head();
+    this._clock = new MessageClock();
     this._type = REQUEST;
     this._closed = false;
     // Handlers run in the async context initialize() was called in, as the
-    // built-in's do (AsyncLocalStorage stores included).
-    this._asyncResource = null;
+    // built-in's do (AsyncLocalStorage stores included): the addon makes it
+    // with initialize()'s resource, which the parser holds meanwhile.
+    this._resource = null;
+    this._initCount = 0;          // initialize() calls, see deliverAll()
     this._destroyed = true;
     this._silenced = false;       // remove() from 24 on: no events until initialize()
     this._keptHandlers = null;    // 26 on: see handler()
     this._connections = null;     // the ConnectionsList it is in (./connections.js)
-    this._initStartMs = 0;        // the clock initialize() started for that list
-    this._inMessage = false;      // as of the event being delivered, see _messageStart()
-    this._begunSinceInit = false;
     // What the core gets with the next call: CMD_* bits and their arguments.
     this._commands = 0;
     this._maxHeaderSize = 0;
@@ -132,8 +130,9 @@ class HTTPParser {
       if (typeof options !== 'object') throw new TypeError('The "options" argument must be an object');
       if (options.lazyHeaders !== undefined) this.lazyHeaders = options.lazyHeaders === true;
     }
-    if (!this._destroyed && this._asyncResource !== null) this._asyncResource.emitDestroy();
-    this._asyncResource = new AsyncResource(ASYNC_TYPES[type], MANUAL_DESTROY);
+    workspace.initAsyncContext(this._id, resource, ASYNC_TYPES[type]);
+    this._resource = resource;
+    this._initCount++;
     this._destroyed = false;
     // The built-in starts the clock of a parser that joins a connections
     // list here; it runs until a message begins.
@@ -141,10 +140,9 @@ class HTTPParser {
     if (connectionsList !== undefined && connectionsList !== null && connections.track(this, connectionsList)) {
       this._connections = connectionsList;
     }
-    this._initStartMs = this._connections !== null ? clock.nowMs() : 0;
+    this._clock.initialize(this._connections !== null);
     this._type = type;
     this._silenced = false;
-    this._begunSinceInit = false;
     this._keptHandlers = null;
     this._commands = CMD_RESET | (this._commands & (CMD_HANDLERS | CMD_MAX_PAIRS));
     this._maxHeaderSize = max > MAX_INT32 ? MAX_INT32 : max;
@@ -203,7 +201,7 @@ class HTTPParser {
     this._untrack();
     // (Not this.free(): node:http's tests replace it on a parser.)
     this._emitDestroy();
-    if (this._ws === null) binding.close(this._slot);
+    if (this._ws === null) workspace.closeParser(this._id);
   }
 
   free() {
@@ -213,7 +211,8 @@ class HTTPParser {
   _emitDestroy() {
     if (this._destroyed) return;
     this._destroyed = true;
-    if (this._asyncResource !== null) this._asyncResource.emitDestroy();
+    this._resource = null;
+    workspace.destroyAsyncContext(this._id);
   }
 
   remove() {
@@ -256,39 +255,23 @@ class HTTPParser {
     return length === 0 ? Buffer.alloc(0) : Buffer.from(bytes.subarray(0, length));
   }
 
-  // duration() where the line has it (see the end of this file).
-  _duration() {
-    if (this._closed) return undefined;
-    return clock.sinceMs(this._messageStart());
-  }
+  // ---- the named hooks of the other modules of lib/ (./parser-hooks.js) ----
 
-  // headersCompleted() where the line has it; lib/connections.js asks it
-  // too: whether the current message's headers completed, as of the event
-  // being delivered during a call.
-  _headersCompleted() {
+  // The built-in's headersCompleted() (public where the line has it, see the
+  // end of this file): whether the current message's headers completed, as
+  // of the event being delivered during a call.
+  [hooks.headersCompleted]() {
     if (this._closed) return undefined;
     if (this._ws !== null) return this._head.completed;
     if ((this._commands & CMD_RESET) !== 0) return false;
-    return binding.headersComplete(this._slot);
+    return workspace.headersCompleted(this._id);
   }
 
-  // The begin of the message under way in ms (0: none). During a call, as
-  // of the event being delivered, as the built-in's is (a request handler
-  // runs before its message completes: not idle for closeIdleConnections());
-  // else as of the end of the last call, or the clock initialize() started
-  // while no message has begun.
-  _messageStart() {
+  // When the message under way began (./clock.js).
+  [hooks.messageStart]() {
     if (this._closed) return 0;
-    if (this._ws !== null) {
-      if (!this._inMessage) return 0;
-      const start = clock.stampOf(this._slot);
-      return start !== 0 ? start : clock.nowMs();
-    }
-    const start = (this._commands & CMD_RESET) !== 0 ? 0 : clock.stampOf(this._slot);
-    return start !== 0 ? start : this._begunSinceInit ? 0 : this._initStartMs;
+    return this._clock.startMs(this._id, this._ws !== null, (this._commands & CMD_RESET) !== 0);
   }
-
-  // ---- the named hooks of the other modules of lib/ (./parser-hooks.js) ----
 
   [hooks.readConsumed](bytes, length) {
     if (this._closed || this._consumedSocket === null) return;
@@ -319,12 +302,8 @@ class HTTPParser {
     }
   }
 
-  [hooks.messageStart]() {
-    return this._messageStart();
-  }
-
   [hooks.begunSinceInit]() {
-    return this._begunSinceInit;
+    return this._clock.begunSinceInit;
   }
 
   // For callers that act on a message once it has completed: when `msg` is
@@ -341,22 +320,26 @@ class HTTPParser {
   }
 
   [hooks.coreStats]() {
-    return binding.stats(this._slot);
+    return workspace.parserStats(this._id);
   }
 }
 
-HTTPParser.prototype[hooks.headersCompleted] = HTTPParser.prototype._headersCompleted;
+// The built-in's duration(): how long ago the message under way began.
+function duration() {
+  if (this._closed) return undefined;
+  return sinceMs(this[hooks.messageStart]());
+}
 
 // The running line's statics and prototype: 24 added
 // kLenientHeaderValueRelaxed, 22 removed duration() and headersCompleted().
 for (const name of Object.keys(line.statics)) {
   Object.defineProperty(HTTPParser, name, { value: line.statics[name], enumerable: true });
 }
-for (const [name, has, method] of [['duration', line.hasDuration, '_duration'],
-  ['headersCompleted', line.hasHeadersCompleted, '_headersCompleted']]) {
+for (const [name, has, method] of [['duration', line.hasDuration, duration],
+  ['headersCompleted', line.hasHeadersCompleted, HTTPParser.prototype[hooks.headersCompleted]]]) {
   if (!has) continue;
   Object.defineProperty(HTTPParser.prototype, name,
-    { value: HTTPParser.prototype[method], writable: true, configurable: true, enumerable: false });
+    { value: method, writable: true, configurable: true, enumerable: false });
 }
 
 // ---- one call of the core, and the delivery of its events ----
@@ -372,30 +355,18 @@ function call(parser, bytes, length) {
       parser._maxPairs);
   }
   parser._head.clearWindow();
-  try {
-    if (bytes === null) ws.finish(parser._slot);
-    else ws.parse(parser._slot, bytes, length);
-    parser._commands = 0;
-  } catch (err) {
-    workspace.giveBack(ws);
-    throw err;
-  }
-  // (finish() answers what the core left before any handler ran: it has
-  // no bytes to re-parse.)
-  let result = bytes !== null ? undefined : ws.failed() ? ws.error() : undefined;
-  if (ws.eventCount() === 0) {
-    if (bytes !== null) result = ws.result();
-    workspace.giveBack(ws);
-    return result;
-  }
   parser._ws = ws;
   parser._input = bytes === null ? EMPTY : bytes;
   parser._inputLength = length;
+  let result;
   let delivered = false;
   try {
-    const scope = parser._asyncResource;
-    const r = scope === null ? deliverAll(parser) : scope.runInAsyncScope(deliverThis, parser);
-    if (bytes !== null) result = r;
+    // (The events, if any, are delivered inside: see deliverCall().)
+    result = bytes === null ? ws.finish(parser._id, parser) : ws.parse(parser._id, bytes, length, parser);
+    if (ws.eventCount() === 0) {
+      parser._commands = 0;
+      result = bytes !== null ? ws.result() : ws.failed() ? ws.error() : undefined;
+    }
     delivered = true;
   } finally {
     endCall(parser, ws);
@@ -438,7 +409,7 @@ function endCall(parser, ws) {
   parser._ws = null;
   parser._input = null;
   workspace.giveBack(ws);
-  if (parser._closed) binding.close(parser._slot);
+  if (parser._closed) workspace.closeParser(parser._id);
 }
 
 // execute() or finish() called from inside one of this parser's handlers,
@@ -479,10 +450,22 @@ function runWhenComplete(parser) {
 
 // ---- delivery ----
 
-// deliverAll(this): runInAsyncScope() would pass an argument in an array.
-function deliverThis() {
-  return deliverAll(this);
+// The delivery of a call that left events (this: the parser), which the
+// addon calls in the parser's async context (./workspace.js, parse()):
+// returns what execute() (finish()) does.
+function deliverCall(text) {
+  const ws = this._ws;
+  ws.called(text);
+  // (The commands went with the call; handlers may leave new ones.)
+  this._commands = 0;
+  if (this._input !== EMPTY) return deliverAll(this);
+  // finish() answers what the core left before any handler ran: it has no
+  // bytes to re-parse.
+  const result = ws.failed() ? ws.error() : undefined;
+  deliverAll(this);
+  return result;
 }
+workspace.setDelivery(deliverCall);
 
 // The handler under `key` (kOn*), looked up as the built-in does: from 26
 // on, the first function found in kOnHeadersComplete, kOnBody or
@@ -539,21 +522,20 @@ function deliverAll(parser) {
       // (finish() has no buffer to re-parse: the built-in leaves the
       // parser where it was then. A throw in kOnBody is the built-in's
       // HPE_USER; in the others, llhttp's callback error.)
-      if (input !== EMPTY) ws.rewindFail(parser._slot, input, parser._inputLength, i, kind === BODY ? HPE_USER : -1);
+      if (input !== EMPTY) ws.rewindFail(parser._id, input, parser._inputLength, i, kind === BODY ? HPE_USER : -1);
       throw err;
     }
     // (Not while the socket holds buffered data: a tick resuming it would
     // hand that data to this parser's execute() in the middle of this one.)
     const socket = parser._readingSocket;
     if (socket !== null && (kind === BODY || kind === HEADERS) && socket.readableLength === 0) {
-      const scope = parser._asyncResource;
+      const inits = parser._initCount;
       runPendingTicks();
-      // A tick may have closed the parser or given it to a new connection
-      // (initialize() makes a new async resource).
-      if (parser._closed || parser._asyncResource !== scope) return ws.result();
+      // A tick may have closed the parser or given it to a new connection.
+      if (parser._closed || parser._initCount !== inits) return ws.result();
     }
     if (answer !== 0) {
-      ws.rewindAnswer(parser._slot, input, parser._inputLength, i, answer);
+      ws.rewindAnswer(parser._id, input, parser._inputLength, i, answer);
       count = ws.eventCount();
     }
   }
@@ -572,8 +554,7 @@ function deliverAll(parser) {
 function deliver(parser, kind, i, input) {
   switch (kind) {
     case MESSAGE_BEGIN: {
-      parser._inMessage = true;
-      parser._begunSinceInit = true;
+      parser._clock.begin();
       parser._head.clear();
       const cb = handler(parser, kOnMessageBegin);
       if (typeof cb === 'function') cb.call(parser);
@@ -593,7 +574,7 @@ function deliver(parser, kind, i, input) {
       return 0;
     }
     case MESSAGE_COMPLETE: {
-      parser._inMessage = false;
+      parser._clock.complete();
       const cb = handler(parser, kOnMessageComplete);
       if (typeof cb === 'function') cb.call(parser);
       if (parser._whenCompleteArg !== null) runWhenComplete(parser);
@@ -652,6 +633,6 @@ function onHeadersComplete(parser, i) {
 
 module.exports = {
   HTTPParser,
-  methods: binding.methods,
-  allMethods: binding.allMethods,
+  methods: workspace.methods,
+  allMethods: workspace.allMethods,
 };

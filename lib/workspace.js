@@ -1,6 +1,10 @@
 'use strict';
-// The native seam seen from JavaScript, and the one reader of the addon's
-// layout (src/core/lhn_contract.h, exported by src/binding/addon.cc).
+// The native seam: the one module of lib/ that talks to the addon
+// (./native.js loads it), and the one reader of its layout
+// (src/core/lhn_contract.h, exported by src/binding/addon.cc). The other
+// modules ask it: the parser (./parser.js) for its calls and its native
+// state, the head (./head.js) for its strings, the clock (./clock.js) for
+// the core's clock.
 //
 // A call of the core borrows a workspace: the state block, event list and
 // pair table of one nesting depth of this thread, which the core writes and
@@ -9,7 +13,7 @@
 // the head (./head.js) cuts its strings here, until the parser gives the
 // workspace back; a handler that executes another parser meanwhile borrows
 // the next depth. Nothing here belongs to one parser: a parser's native
-// state is its slot, which ./parser.js owns. How the pieces fit:
+// state is its id, which ./parser.js owns. How the pieces fit:
 // docs/architecture.md.
 
 const binding = require('./native');
@@ -92,12 +96,12 @@ class Workspace {
     if (this.state[WS_GENERATION] !== this.generation) this.views();
   }
 
-  // ---- calls of parser `slot` ----
+  // ---- calls of parser `id` ----
 
-  // The addon's calls name a parser's slot and the workspace they use as one
-  // number (one argument, read without an object).
-  slotAtDepth(slot) {
-    return slot * MAX_DEPTH + this.depth;
+  // The address of a call of parser `id` in this workspace: the one number
+  // the addon's calls name both by (lhn_contract.h).
+  address(id) {
+    return id * MAX_DEPTH + this.depth;
   }
 
   // Commands (CMD_* bits) and their arguments for the parser about to be
@@ -112,27 +116,30 @@ class Workspace {
     state[WS_COMMANDS] = bits;
   }
 
-  // Parses bytes[0, length) (a Uint8Array) with the parser in `slot`.
-  parse(slot, bytes, length) {
-    this.called(binding.execute(this.slotAtDepth(slot), bytes, length));
+  // Parses bytes[0, length) (a Uint8Array) with parser `id`, whose owner
+  // is `parser`. When the call left events, the addon calls the delivery
+  // (setDelivery()) on `parser` with the call's text, in the parser's async
+  // context (initAsyncContext()), and this returns what it returns.
+  parse(id, bytes, length, parser) {
+    return binding.execute(this.address(id), bytes, length, parser);
   }
 
-  finish(slot) {
-    this.called(binding.finish(this.slotAtDepth(slot)));
+  finish(id, parser) {
+    return binding.finish(this.address(id), parser);
   }
 
   // Re-parses bytes[0, length) (the last parsed) from the start, the
   // handler of event `index` having answered `answer` (lhn_parser_rewind()).
   // (Bytes a handler detached or shrank are re-parsed as they are now.)
-  rewindAnswer(slot, bytes, length, index, answer) {
-    this.called(binding.rewind(this.slotAtDepth(slot), bytes, Math.min(length, bytes.length), index,
+  rewindAnswer(id, bytes, length, index, answer) {
+    this.called(binding.rewind(this.address(id), bytes, Math.min(length, bytes.length), index,
       REWIND_ANSWER, answer, 0));
   }
 
   // The same, the handler of event `index` having thrown: that callback fails
   // with `code` (HPE_USER, or -1 for llhttp's callback error).
-  rewindFail(slot, bytes, length, index, code) {
-    this.called(binding.rewind(this.slotAtDepth(slot), bytes, Math.min(length, bytes.length), index,
+  rewindFail(id, bytes, length, index, code) {
+    this.called(binding.rewind(this.address(id), bytes, Math.min(length, bytes.length), index,
       REWIND_FAIL, 0, code));
   }
 
@@ -268,16 +275,7 @@ class Workspace {
   // [name, value, ...] of pairs [first, first + count). Well-known names
   // come from a table made once.
   headerArray(first, count) {
-    const out = new Array(count * 2);
-    const pairs = this.pairs;
-    const text = this.text;
-    for (let i = 0, p = first * PAIR_SLOTS; i < count; i++, p += PAIR_SLOTS) {
-      const known = pairs[p + PAIR_KNOWN_NAME];
-      out[2 * i] = known !== 0 ? knownName(known) :
-        text.substring(pairs[p + PAIR_NAME_START], pairs[p + PAIR_NAME_END]);
-      out[2 * i + 1] = text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
-    }
-    return out;
+    return pairStrings(this.text, this.pairs, first * PAIR_SLOTS, (first + count) * PAIR_SLOTS);
   }
 
   // The same with every string a flat copy of its own (made natively): for
@@ -286,40 +284,57 @@ class Workspace {
     return count === 0 ? [] : binding.headerStrings(this.depth, first, count, this.text);
   }
 
-  // A copy of the records of pairs [first, first + count) (slots PAIR_*),
-  // their text offsets moved by `shift`: for pairs read after the call, in
-  // a text that has `shift` characters before this call's.
-  copyPairs(first, count, shift) {
+  // The records of pairs [first, first + count) (slots PAIR_*) copied into
+  // `into` (an Int32Array) from `at` on, their text offsets moved by
+  // `shift`: for pairs read after the call, in a text that has `shift`
+  // characters before this call's. Returns `into`.
+  copyPairs(first, count, into, at, shift) {
     const pairs = this.pairs;
     const from = first * PAIR_SLOTS;
-    const out = new Array(count * PAIR_SLOTS);
-    for (let k = 0; k < out.length; k++) {
-      out[k] = k % PAIR_SLOTS === PAIR_KNOWN_NAME ? pairs[from + k] : pairs[from + k] + shift;
+    const length = count * PAIR_SLOTS;
+    for (let k = 0; k < length; k++) {
+      into[at + k] = k % PAIR_SLOTS === PAIR_KNOWN_NAME ? pairs[from + k] : pairs[from + k] + shift;
     }
-    return out;
+    return into;
   }
 
   // The first value among pairs [first, first + count) whose name is `name`
-  // (ASCII case-insensitive), or undefined. Makes no string but the value.
+  // (ASCII case-insensitive), or undefined.
   headerValue(first, count, name) {
-    const pairs = this.pairs;
-    const text = this.text;
-    const length = name.length;
-    const end = (first + count) * PAIR_SLOTS;
-    for (let p = first * PAIR_SLOTS; p < end; p += PAIR_SLOTS) {
-      const start = pairs[p + PAIR_NAME_START];
-      if (pairs[p + PAIR_NAME_END] - start !== length) continue;
-      if (sameName(text, start, name)) {
-        return text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
-      }
-    }
-    return undefined;
+    return pairValue(this.text, this.pairs, first * PAIR_SLOTS, (first + count) * PAIR_SLOTS, name);
   }
 }
 
-// The well-known header name a pair's PAIR_KNOWN_NAME (not 0) stands for.
-function knownName(known) {
-  return KNOWN_NAMES[known - 1];
+// ---- the one decoder of pair records ----------------------------------------
+// `pairs`: an Int32Array of records (PAIR_SLOTS values each), `text` the
+// string their offsets refer to: a workspace's, or a head's frozen copy of
+// them (./head.js).
+
+// [name, value, ...] of the records pairs[from, to). Well-known names come
+// from a table made once.
+function pairStrings(text, pairs, from, to) {
+  const out = new Array((to - from) / PAIR_SLOTS * 2);
+  for (let p = from, i = 0; p < to; p += PAIR_SLOTS, i += 2) {
+    const known = pairs[p + PAIR_KNOWN_NAME];
+    out[i] = known !== 0 ? KNOWN_NAMES[known - 1] :
+      text.substring(pairs[p + PAIR_NAME_START], pairs[p + PAIR_NAME_END]);
+    out[i + 1] = text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
+  }
+  return out;
+}
+
+// The value of the first of the records pairs[from, to) whose name is
+// `name` (ASCII case-insensitive), or undefined. Makes no string but the
+// value.
+function pairValue(text, pairs, from, to, name) {
+  const length = name.length;
+  for (let p = from; p < to; p += PAIR_SLOTS) {
+    const start = pairs[p + PAIR_NAME_START];
+    if (pairs[p + PAIR_NAME_END] - start === length && sameName(text, start, name)) {
+      return text.substring(pairs[p + PAIR_VALUE_START], pairs[p + PAIR_VALUE_END]);
+    }
+  }
+  return undefined;
 }
 
 // Whether text[start, start + name.length) is `name`, ASCII case-insensitive.
@@ -356,12 +371,40 @@ function giveBack(ws) {
 module.exports = {
   borrow,
   giveBack,
-  knownName,
-  sameName,
+  pairStrings,
+  pairValue,
   checkLayout,
   layout,
-  // The thread's working memory: its workspaces and pool (tests, benchmarks).
-  memory: binding.memory,
   EVENT: { MESSAGE_BEGIN: EV_MESSAGE_BEGIN, HEADERS: EV_HEADERS, HEADERS_COMPLETE: EV_HEADERS_COMPLETE,
     BODY: EV_BODY, MESSAGE_COMPLETE: EV_MESSAGE_COMPLETE },
+  // A parser's native state, by id (./parser.js owns it): createParser(owner)
+  // gives an id whose state lives until owner is collected or
+  // closeParser(id); the queries of a parser between calls, as of the end
+  // of its last call: headersCompleted(id), messageStart(id) (ms of the
+  // core's clock, 0: none), parserStats(id) (what it holds: { heldBytes,
+  // recordBytes }, tests and benchmarks).
+  createParser: binding.create,
+  closeParser: binding.close,
+  // initAsyncContext(id, resource, type): parser `id`'s events are delivered
+  // from now on in a new async context (async_hooks' init with `type` and
+  // `resource`), made natively: the previous one is destroyed.
+  // destroyAsyncContext(id): async_hooks' destroy of it.
+  initAsyncContext: binding.asyncInit,
+  destroyAsyncContext: binding.asyncDestroy,
+  // setDelivery(fn): fn.call(parser, text) delivers the events of a call of
+  // parse() or finish() (./parser.js), `text` what called() takes.
+  setDelivery: binding.setDelivery,
+  headersCompleted: binding.headersCompleted,
+  messageStart: binding.messageStart,
+  parserStats: binding.stats,
+  // The core's clock (./clock.js): which it reads, and now on it, in ms.
+  clockSource: binding.clockSource,
+  coreNowMs: binding.nowMs,
+  // The thread's working memory: its workspaces and pool (tests, benchmarks).
+  memory: binding.memory,
+  // What the addon was built with, and llhttp's method names by number.
+  llhttpVersion: binding.llhttpVersion,
+  napiVersion: binding.napiVersion,
+  methods: binding.methods,
+  allMethods: binding.allMethods,
 };

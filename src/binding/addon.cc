@@ -4,16 +4,16 @@
 // of a workspace; lib/ replays them. A workspace (lhn_parser.h) belongs to
 // the thread (to this addon instance: each worker thread has its own), one
 // per nesting depth, and its state block, event list and pair table are
-// ArrayBuffers that JavaScript reads directly. A parser is a slot number:
+// ArrayBuffers that JavaScript reads directly. A parser is an id (a number):
 // JavaScript passes it with each call, and its native state (little more
 // than llhttp's) is freed with its owner object or by close(). Commands for
 // a parser (initialize, pause, resume, handlers, pair limit) are written by
-// JavaScript into the workspace's state block and applied as its next call
-// begins. Every slot and number that crosses is listed once, in
+// JavaScript into the workspace's state block and taken by the core as its
+// next call begins. Every slot and number that crosses is listed once, in
 // src/core/lhn_contract.h; `layout` exports them by name.
 //
-// This file only translates: what to parse, with which llhttp and clock, and
-// every capacity are the core's. It uses node-addon-api throughout, except
+// This file only translates: what to parse, with which llhttp and clock,
+// every capacity and how a call names its parser are the core's. It uses node-addon-api throughout, except
 // where that has no equivalent (latin1 strings) and in execute(), rewind()
 // and finish(), the calls of every read, whose raw callbacks skip the
 // wrapper's CallbackInfo.
@@ -40,19 +40,15 @@ extern "C" {
 
 namespace {
 
-// Nesting depths a thread may reach (a handler executing another parser,
-// whose handler executes a third, ...). JavaScript reads it as MAX_DEPTH and
-// names a call's parser and workspace by one number, slot * MAX_DEPTH +
-// depth (one conversion less per call).
-constexpr uint32_t kMaxDepth = 64;
-
 struct Instance;
 
-// A parser of JavaScript's: its core state and its slot. It lives until its
-// owner is collected; close() gives back its memory and its slot earlier.
+// A parser of JavaScript's: its core state, its id and the async context its
+// events are delivered in (asyncInit()). It lives until its owner is
+// collected; close() gives back its memory and its id earlier.
 struct ParserRecord {
   lhn_parser core;
-  uint32_t slot;
+  napi_async_context async;
+  uint32_t id;
   bool closed;
 };
 
@@ -71,15 +67,17 @@ struct Instance {
   Napi::Env env;
   lhn_pool pool;                                       // the parsers' held heads
   std::vector<std::unique_ptr<Workspace>> workspaces;  // by depth
-  std::vector<ParserRecord*> parsers;                  // by slot; null: free
-  std::vector<uint32_t> free_slots;
+  std::vector<ParserRecord*> parsers;                  // by id; null: free
+  std::vector<uint32_t> free_ids;
   size_t live_parsers = 0;
   Napi::Reference<Napi::Array> known_names;            // lhn_known_names() as strings
+  napi_ref delivery = nullptr;                         // setDelivery()'s function
 
   explicit Instance(Napi::Env e) : env(e) { lhn_pool_init(&pool); }
 
   // (At teardown, after the owners' finalizers.)
   ~Instance() {
+    if (delivery != nullptr) napi_delete_reference(env, delivery);
     for (ParserRecord* r : parsers) {
       if (r != nullptr) lhn_parser_destroy(&r->core);
     }
@@ -105,11 +103,11 @@ void* Grow(void* ctx, enum lhn_buffer_id id, void* old, size_t old_size, size_t 
   return buffer.Data();
 }
 
-// The workspace of `depth`, made when first asked for. Null past kMaxDepth
-// or out of memory.
+// The workspace of `depth`, made when first asked for. Null past
+// LHN_MAX_DEPTH or out of memory.
 Workspace* WorkspaceAt(Instance* in, uint32_t depth) {
   if (depth < in->workspaces.size()) return in->workspaces[depth].get();
-  if (depth != in->workspaces.size() || depth >= kMaxDepth) return nullptr;
+  if (depth != in->workspaces.size() || depth >= LHN_MAX_DEPTH) return nullptr;
   auto ws = std::make_unique<Workspace>();
   ws->instance = in;
   lhn_workspace_init(&ws->core, &Grow, ws.get());
@@ -121,6 +119,16 @@ Workspace* WorkspaceAt(Instance* in, uint32_t depth) {
   if (lhn_workspace_prepare(&ws->core) != 0) return nullptr;
   in->workspaces.push_back(std::move(ws));
   return in->workspaces.back().get();
+}
+
+// The live parser of id `id`, or null (none, or closed).
+ParserRecord* RecordOf(Instance* in, uint32_t id) {
+  return id < in->parsers.size() ? in->parsers[id] : nullptr;
+}
+
+lhn_parser* ParserOf(Instance* in, uint32_t id) {
+  ParserRecord* r = RecordOf(in, id);
+  return r != nullptr ? &r->core : nullptr;
 }
 
 // ---- the calls of every read: raw N-API ----------------------------------------
@@ -135,20 +143,19 @@ bool ThrowRange(napi_env env, const char* message) {
   return false;
 }
 
-// The parser and the workspace a call names (slot * kMaxDepth + depth).
-bool ParserAndWorkspaceArg(napi_env env, Instance* in, napi_value arg, lhn_parser** parser, Workspace** ws) {
-  uint32_t slot_and_depth;
-  if (napi_get_value_uint32(env, arg, &slot_and_depth) != napi_ok) {
-    return ThrowType(env, "a parser slot and depth");
-  }
-  uint32_t slot = slot_and_depth / kMaxDepth;
-  if (slot >= in->parsers.size() || in->parsers[slot] == nullptr) {
+// The workspace and the parser a call's address names (lhn_contract.h). On
+// false an exception is pending; *ws is set whenever the depth is good.
+bool AddressArg(napi_env env, Instance* in, napi_value arg, Workspace** ws, ParserRecord** parser) {
+  uint32_t address;
+  *ws = nullptr;
+  if (napi_get_value_uint32(env, arg, &address) != napi_ok) return ThrowType(env, "a call's address");
+  *ws = WorkspaceAt(in, lhn_address_depth(address));
+  if (*ws == nullptr) return ThrowRange(env, "workspaces nested too deeply");
+  *parser = RecordOf(in, lhn_address_id(address));
+  if (*parser == nullptr) {
     napi_throw_error(env, nullptr, "the parser is closed");
     return false;
   }
-  *parser = &in->parsers[slot]->core;
-  *ws = WorkspaceAt(in, slot_and_depth % kMaxDepth);
-  if (*ws == nullptr) return ThrowRange(env, "workspaces nested too deeply");
   return true;
 }
 
@@ -173,28 +180,6 @@ bool BytesArg(napi_env env, napi_value view, napi_value length_arg, const char**
   return true;
 }
 
-// Takes the commands JavaScript left in the workspace for the parser it
-// calls (so that none outlives a call that fails its arguments).
-int32_t TakeCommands(Workspace* ws) {
-  int32_t commands = ws->state[LHN_WS_COMMANDS];
-  ws->state[LHN_WS_COMMANDS] = 0;
-  return commands;
-}
-
-void ApplyCommands(lhn_parser* p, int32_t commands, const int32_t* state) {
-  if (commands == 0) return;
-  if (commands & LHN_CMD_RESET) {
-    lhn_parser_reset(p, state[LHN_WS_TYPE], static_cast<uint32_t>(state[LHN_WS_MAX_HEADER]),
-                     static_cast<unsigned>(state[LHN_WS_LENIENT]));
-  }
-  if (commands & LHN_CMD_HANDLERS) lhn_parser_set_handlers(p, static_cast<unsigned>(state[LHN_WS_HANDLERS]));
-  if (commands & LHN_CMD_MAX_PAIRS) {
-    lhn_parser_set_max_header_pairs(p, static_cast<uint32_t>(state[LHN_WS_MAX_PAIRS]));
-  }
-  if (commands & LHN_CMD_PAUSE) lhn_parser_pause(p);
-  if (commands & LHN_CMD_RESUME) lhn_parser_resume(p);
-}
-
 // Writes a call's outcome into the workspace's state block and returns the
 // call's text as a latin1 string (JavaScript cuts header names, values and
 // URLs out of it), or undefined when its events refer to none.
@@ -214,30 +199,49 @@ napi_value Publish(napi_env env, Workspace* ws, const lhn_result& result) {
   return out;
 }
 
-// execute(slotAndDepth, bytes, length): parses bytes[0, length) (a
-// Uint8Array) with the parser and in the workspace slotAndDepth names;
-// returns what Publish() does.
+// The end of execute() and finish(): publishes the call's outcome. When the
+// call left events and JavaScript named the parser's owner (an object), calls the
+// delivery (setDelivery()) on the owner with the call's text, in the async
+// scope of the parser's initialize() (no scope without one: none yet, or
+// destroyed), and returns what it returns (an exception it throws stays
+// pending); else returns what Publish() does.
+napi_value Deliver(napi_env env, Instance* in, ParserRecord* r, Workspace* ws, const lhn_result& result,
+                   napi_value owner) {
+  napi_value text = Publish(env, ws, result);
+  if (owner == nullptr || in->delivery == nullptr || ws->state[LHN_WS_EVENTS] == 0) return text;
+  napi_value fn, out = nullptr;
+  if (napi_get_reference_value(env, in->delivery, &fn) != napi_ok) return nullptr;
+  napi_status status = r->async != nullptr ? napi_make_callback(env, r->async, owner, fn, 1, &text, &out)
+                                           : napi_call_function(env, owner, fn, 1, &text, &out);
+  // (An owner that is no object is found here, not checked on every call.)
+  if (status != napi_ok && status != napi_pending_exception) ThrowType(env, "the parser's owner is an object");
+  return out;
+}
+
+// execute(address, bytes, length[, owner]): parses bytes[0, length) (a
+// Uint8Array) with the parser and in the workspace the address names, after
+// the commands left for it; returns what Deliver() does.
 napi_value Execute(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value args[3];
+  size_t argc = 4;
+  napi_value args[4];
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
-  lhn_parser* p;
-  Workspace* ws;
+  ParserRecord* r;
+  Workspace* ws = nullptr;
   const char* bytes = nullptr;
   size_t len = 0;
-  if (argc < 3 || !ParserAndWorkspaceArg(env, in, args[0], &p, &ws)) return nullptr;
-  int32_t commands = TakeCommands(ws);
-  if (!BytesArg(env, args[1], args[2], &bytes, &len)) return nullptr;
-  ApplyCommands(p, commands, ws->state);
+  napi_value owner = argc >= 4 ? args[3] : nullptr;
+  bool ok = argc >= 3 && AddressArg(env, in, args[0], &ws, &r) && BytesArg(env, args[1], args[2], &bytes, &len);
+  if (ws != nullptr) lhn_parser_take_commands(ok ? &r->core : nullptr, ws->state);
+  if (!ok) return nullptr;
   lhn_result result;
-  lhn_parser_execute(p, &ws->core, bytes, len, &result);
-  return Publish(env, ws, result);
+  lhn_parser_execute(&r->core, &ws->core, bytes, len, &result);
+  return Deliver(env, in, r, ws, result, owner);
 }
 
-// rewind(slotAndDepth, bytes, length, eventIndex, actions, answer,
-// failCode): see lhn_parser_rewind; the bytes are those the parser's last
+// rewind(address, bytes, length, eventIndex, actions, answer, failCode):
+// see lhn_parser_rewind; the bytes are those the parser's last
 // execute parsed. Returns what Publish() does.
 napi_value Rewind(napi_env env, napi_callback_info info) {
   size_t argc = 7;
@@ -245,11 +249,11 @@ napi_value Rewind(napi_env env, napi_callback_info info) {
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
-  lhn_parser* p;
+  ParserRecord* r;
   Workspace* ws;
   const char* bytes = nullptr;
   size_t len = 0;
-  if (argc < 7 || !ParserAndWorkspaceArg(env, in, args[0], &p, &ws) ||
+  if (argc < 7 || !AddressArg(env, in, args[0], &ws, &r) ||
       !BytesArg(env, args[1], args[2], &bytes, &len)) {
     return nullptr;
   }
@@ -263,47 +267,45 @@ napi_value Rewind(napi_env env, napi_callback_info info) {
     return nullptr;
   }
   lhn_result result;
-  if (lhn_parser_rewind(p, &ws->core, bytes, len, index, actions, answer, fail_code, &result) != 0) {
+  if (lhn_parser_rewind(&r->core, &ws->core, bytes, len, index, actions, answer, fail_code, &result) != 0) {
     ThrowRange(env, "no such event");
     return nullptr;
   }
   return Publish(env, ws, result);
 }
 
-// finish(slotAndDepth): see lhn_parser_finish. Returns what Publish() does.
+// finish(address[, owner]): see lhn_parser_finish, after the commands left
+// for the parser. Returns what Deliver() does.
 napi_value Finish(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value args[1];
+  size_t argc = 2;
+  napi_value args[2];
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
-  lhn_parser* p;
-  Workspace* ws;
-  if (argc < 1 || !ParserAndWorkspaceArg(env, in, args[0], &p, &ws)) return nullptr;
-  int32_t commands = TakeCommands(ws);
-  ApplyCommands(p, commands, ws->state);
+  ParserRecord* r;
+  Workspace* ws = nullptr;
+  napi_value owner = argc >= 2 ? args[1] : nullptr;
+  bool ok = argc >= 1 && AddressArg(env, in, args[0], &ws, &r);
+  if (ws != nullptr) lhn_parser_take_commands(ok ? &r->core : nullptr, ws->state);
+  if (!ok) return nullptr;
   lhn_result result;
-  lhn_parser_finish(p, &ws->core, &result);
-  return Publish(env, ws, result);
+  lhn_parser_finish(&r->core, &ws->core, &result);
+  return Deliver(env, in, r, ws, result, owner);
 }
 
 // ---- the rest: node-addon-api -------------------------------------------------
 
 Instance* InstanceOf(const Napi::CallbackInfo& info) { return static_cast<Instance*>(info.Data()); }
 
-// The live parser in slot argument info[0], or null (an exception pending).
+// The live parser of id argument info[0], or null (an exception pending).
 lhn_parser* LiveParser(const Napi::CallbackInfo& info) {
-  Instance* in = InstanceOf(info);
   if (!info[0].IsNumber()) {
-    Napi::TypeError::New(info.Env(), "a parser slot").ThrowAsJavaScriptException();
+    Napi::TypeError::New(info.Env(), "a parser id").ThrowAsJavaScriptException();
     return nullptr;
   }
-  uint32_t slot = info[0].As<Napi::Number>().Uint32Value();
-  if (slot >= in->parsers.size() || in->parsers[slot] == nullptr) {
-    Napi::Error::New(info.Env(), "the parser is closed").ThrowAsJavaScriptException();
-    return nullptr;
-  }
-  return &in->parsers[slot]->core;
+  lhn_parser* p = ParserOf(InstanceOf(info), info[0].As<Napi::Number>().Uint32Value());
+  if (p == nullptr) Napi::Error::New(info.Env(), "the parser is closed").ThrowAsJavaScriptException();
+  return p;
 }
 
 // The workspace of depth argument info[0], or null (an exception pending).
@@ -317,14 +319,16 @@ Workspace* WorkspaceOf(const Napi::CallbackInfo& info) {
   return ws;
 }
 
-// Gives back a live parser's memory and slot (its record stays for the
+// Gives back a live parser's memory and id (its record stays for the
 // finalizer).
 void CloseRecord(Instance* in, ParserRecord* r) {
   if (r->closed) return;
   r->closed = true;
+  if (r->async != nullptr) napi_async_destroy(in->env, r->async);
+  r->async = nullptr;
   lhn_parser_destroy(&r->core);
-  in->parsers[r->slot] = nullptr;
-  in->free_slots.push_back(r->slot);
+  in->parsers[r->id] = nullptr;
+  in->free_ids.push_back(r->id);
   in->live_parsers--;
 }
 
@@ -337,7 +341,7 @@ void FinalizeRecord(napi_env env, void* data, void* hint) {
   std::free(r);
 }
 
-// create(owner): a parser slot whose native state lives until owner is
+// create(owner): a parser id whose native state lives until owner is
 // collected (or close()).
 Napi::Value Create(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -353,13 +357,14 @@ Napi::Value Create(const Napi::CallbackInfo& info) {
   }
   lhn_memory mem = lhn_pool_memory(&in->pool);
   lhn_parser_init(&r->core, &mem);
+  r->async = nullptr;
   r->closed = false;
-  if (!in->free_slots.empty()) {
-    r->slot = in->free_slots.back();
-    in->free_slots.pop_back();
-    in->parsers[r->slot] = r;
+  if (!in->free_ids.empty()) {
+    r->id = in->free_ids.back();
+    in->free_ids.pop_back();
+    in->parsers[r->id] = r;
   } else {
-    r->slot = static_cast<uint32_t>(in->parsers.size());
+    r->id = static_cast<uint32_t>(in->parsers.size());
     in->parsers.push_back(r);
   }
   in->live_parsers++;
@@ -369,22 +374,62 @@ Napi::Value Create(const Napi::CallbackInfo& info) {
     std::free(r);
     return Napi::Value();
   }
-  return Napi::Number::New(env, r->slot);
+  return Napi::Number::New(env, r->id);
 }
 
-// close(slot): frees the parser now instead of with its owner.
+// close(id): frees the parser now instead of with its owner (a closed one:
+// nothing).
 Napi::Value Close(const Napi::CallbackInfo& info) {
   Instance* in = InstanceOf(info);
   if (!info[0].IsNumber()) {
-    Napi::TypeError::New(info.Env(), "a parser slot").ThrowAsJavaScriptException();
+    Napi::TypeError::New(info.Env(), "a parser id").ThrowAsJavaScriptException();
     return Napi::Value();
   }
-  uint32_t slot = info[0].As<Napi::Number>().Uint32Value();
-  if (slot < in->parsers.size() && in->parsers[slot] != nullptr) CloseRecord(in, in->parsers[slot]);
+  uint32_t id = info[0].As<Napi::Number>().Uint32Value();
+  if (ParserOf(in, id) != nullptr) CloseRecord(in, in->parsers[id]);
   return info.Env().Undefined();
 }
 
-// messageStart(slot): when the parser's message under way began, in ms of
+// asyncInit(id, resource, type): the parser's events are delivered from now
+// on in a new async context, of `type` (a string) with `resource` (the
+// built-in's initialize() makes the same); the previous one is destroyed.
+// asyncDestroy(id): destroys it (async_hooks' destroy), none then.
+Napi::Value AsyncInit(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  ParserRecord* r = info[0].IsNumber() ? RecordOf(InstanceOf(info), info[0].As<Napi::Number>().Uint32Value()) : nullptr;
+  if (r == nullptr || !info[1].IsObject() || !info[2].IsString()) {
+    Napi::TypeError::New(env, "asyncInit() takes a live parser's id, an object and a string").ThrowAsJavaScriptException();
+    return Napi::Value();
+  }
+  if (r->async != nullptr) napi_async_destroy(env, r->async);
+  r->async = nullptr;
+  if (napi_async_init(env, info[1], info[2], &r->async) != napi_ok) r->async = nullptr;
+  return env.Undefined();
+}
+
+Napi::Value AsyncDestroy(const Napi::CallbackInfo& info) {
+  ParserRecord* r = info[0].IsNumber() ? RecordOf(InstanceOf(info), info[0].As<Napi::Number>().Uint32Value()) : nullptr;
+  if (r != nullptr && r->async != nullptr) {
+    napi_async_destroy(info.Env(), r->async);
+    r->async = nullptr;
+  }
+  return info.Env().Undefined();
+}
+
+// setDelivery(fn): the function execute() and finish() call on a parser's
+// owner with the call's text to deliver its events (Deliver()).
+Napi::Value SetDelivery(const Napi::CallbackInfo& info) {
+  Instance* in = InstanceOf(info);
+  if (!info[0].IsFunction()) {
+    Napi::TypeError::New(info.Env(), "setDelivery() takes a function").ThrowAsJavaScriptException();
+    return Napi::Value();
+  }
+  if (in->delivery != nullptr) napi_delete_reference(info.Env(), in->delivery);
+  napi_create_reference(info.Env(), info[0], 1, &in->delivery);
+  return info.Env().Undefined();
+}
+
+// messageStart(id): when the parser's message under way began, in ms of
 // the core's clock, 0 between messages.
 Napi::Value MessageStart(const Napi::CallbackInfo& info) {
   lhn_parser* p = LiveParser(info);
@@ -392,7 +437,7 @@ Napi::Value MessageStart(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(lhn_parser_message_start_ns(p)) / 1e6);
 }
 
-// headersComplete(slot): whether the current message's headers completed
+// headersCompleted(id): whether the current message's headers completed
 // (the built-in's headersCompleted()).
 Napi::Value HeadersCompleted(const Napi::CallbackInfo& info) {
   lhn_parser* p = LiveParser(info);
@@ -510,12 +555,12 @@ Napi::Value WorkspaceBuffers(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// stats(slot): what the parser holds between calls (tests, benchmarks).
+// stats(id): what the parser holds between calls (tests, benchmarks).
 Napi::Value Stats(const Napi::CallbackInfo& info) {
   lhn_parser* p = LiveParser(info);
   if (p == nullptr) return Napi::Value();
   Napi::Object out = Napi::Object::New(info.Env());
-  out["headBytes"] = static_cast<double>(lhn_parser_head_bytes(p));
+  out["heldBytes"] = static_cast<double>(lhn_parser_held_bytes(p));
   out["recordBytes"] = static_cast<double>(lhn_parser_record_bytes(p));
   return out;
 }
@@ -524,9 +569,11 @@ Napi::Value Stats(const Napi::CallbackInfo& info) {
 // tests' budgets (tests, benchmarks).
 Napi::Value Memory(const Napi::CallbackInfo& info) {
   Instance* in = InstanceOf(info);
-  size_t held = 0;
+  size_t held = 0, records = 0;
   for (ParserRecord* r : in->parsers) {
-    if (r != nullptr) held += lhn_parser_head_bytes(&r->core) + lhn_parser_record_bytes(&r->core);
+    if (r == nullptr) continue;
+    held += lhn_parser_held_bytes(&r->core);
+    records += lhn_parser_record_bytes(&r->core);
   }
   size_t workspace_bytes = 0;
   uint64_t growths = 0;
@@ -538,6 +585,7 @@ Napi::Value Memory(const Napi::CallbackInfo& info) {
   out["parsers"] = static_cast<double>(in->live_parsers);
   out["parserBytes"] = static_cast<double>(sizeof(ParserRecord) + sizeof(ParserRecord*));
   out["heldBytes"] = static_cast<double>(held);
+  out["recordBytes"] = static_cast<double>(records);
   out["workspaces"] = static_cast<double>(in->workspaces.size());
   out["workspaceBytes"] = static_cast<double>(workspace_bytes);
   out["workspaceGrowths"] = static_cast<double>(growths);
@@ -579,15 +627,12 @@ std::string RuntimeLlhttpVersion(Napi::Env env) {
 }
 
 // Every name of src/core/lhn_contract.h (EV_HEADERS, PAIR_NAME_START,
-// WS_EVENTS, ...) with its number, the slot counts, this binding's
-// MAX_DEPTH and the llhttp error number lib/ needs. Frozen.
+// WS_EVENTS, MAX_DEPTH, ...) with its number, and the slot counts. Frozen.
 Napi::Object Layout(Napi::Env env) {
   Napi::Object out = Napi::Object::New(env);
   unsigned count;
   const lhn_layout_entry* entries = lhn_layout(&count);
   for (unsigned i = 0; i < count; i++) out[entries[i].name] = Napi::Number::New(env, entries[i].value);
-  out["MAX_DEPTH"] = Napi::Number::New(env, kMaxDepth);
-  out["HPE_USER"] = Napi::Number::New(env, HPE_USER);
   out.Freeze();
   return out;
 }
@@ -631,8 +676,11 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   };
   method("create", Create);
   method("close", Close);
+  method("asyncInit", AsyncInit);
+  method("asyncDestroy", AsyncDestroy);
+  method("setDelivery", SetDelivery);
   method("messageStart", MessageStart);
-  method("headersComplete", HeadersCompleted);
+  method("headersCompleted", HeadersCompleted);
   method("errorInfo", ErrorInfo);
   method("workspace", WorkspaceBuffers);
   method("headerStrings", HeaderStrings);

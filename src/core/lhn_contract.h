@@ -48,7 +48,7 @@
   X(UPGRADE, 1, "")                                                             \
   X(KEEP_ALIVE, 2, "")                                                          \
   X(REPEATS, 4, "the head repeats the message numbered one less (lhn_repeat.h)")\
-  X(RECORDED, 8, "the core recorded this head: keep its strings (lhn_repeat.h)")
+  X(RECORDED, 8, "the core recorded this head: record its strings (lhn_repeat.h)")
 
 /* Slots of a header pair, LHN_PAIR_SLOTS int32 values each (prefix PAIR_):
  * name and value as text offsets (the value's trailing spaces and tabs
@@ -94,6 +94,13 @@
   X(ANSWER, 1, "kOnHeadersComplete at the event returned the answer")           \
   X(FAIL, 2, "the event's handler threw")
 
+/* Numbers of the seam itself (no prefix). */
+#define LHN_SEAM_LIST(X)                                                        \
+  X(MAX_DEPTH, 64, "nesting depths of calls a thread may reach (a handler "     \
+                   "executing another parser, whose handler executes a third)") \
+  X(HPE_USER, 24, "llhttp's HPE_USER: a rewind's FAIL code for a handler that " \
+                  "threw in kOnBody (checked against llhttp in lhn_contract.c)")
+
 #define LHN_ENUM_ITEM(prefix, name, value) prefix##name = value,
 #define LHN_X_EVENT_KIND(name, value, what) LHN_ENUM_ITEM(LHN_EV_, name, value)
 #define LHN_X_EVENT_SLOT(name, value, what) LHN_ENUM_ITEM(LHN_EV_, name, value)
@@ -103,6 +110,7 @@
 #define LHN_X_CMD(name, value, what) LHN_ENUM_ITEM(LHN_CMD_, name, value)
 #define LHN_X_HAS(name, value, what) LHN_ENUM_ITEM(LHN_HAS_, name, value)
 #define LHN_X_REWIND(name, value, what) LHN_ENUM_ITEM(LHN_REWIND_, name, value)
+#define LHN_X_SEAM(name, value, what) LHN_ENUM_ITEM(LHN_, name, value)
 
 enum lhn_event_kind { LHN_EVENT_KINDS(LHN_X_EVENT_KIND) };
 enum lhn_event_slot { LHN_EVENT_SLOT_LIST(LHN_X_EVENT_SLOT) };
@@ -112,12 +120,20 @@ enum lhn_workspace_slot { LHN_WORKSPACE_SLOT_LIST(LHN_X_WS) };
 enum lhn_command { LHN_COMMAND_LIST(LHN_X_CMD) };
 enum lhn_handler { LHN_HANDLER_LIST(LHN_X_HAS) };
 enum lhn_rewind_action { LHN_REWIND_LIST(LHN_X_REWIND) };
+enum lhn_seam_number { LHN_SEAM_LIST(LHN_X_SEAM) };
 
 #define LHN_HAS_ALL (LHN_HAS_ON_HEADERS | LHN_HAS_ON_HEADERS_COMPLETE)
 
+/* A call names the parser it parses with (its id) and the workspace it
+ * borrows (its depth) by one number, its address: id * LHN_MAX_DEPTH +
+ * depth (one argument, read without an object). lib/workspace.js makes it
+ * (Workspace.address()); these read it. */
+static inline unsigned lhn_address_id(unsigned address) { return address / LHN_MAX_DEPTH; }
+static inline unsigned lhn_address_depth(unsigned address) { return address % LHN_MAX_DEPTH; }
+
 /* One name of the contract and its number, as callers export it: the
- * lists' prefix and NAME (EV_HEADERS), and the record sizes (EVENT_SLOTS,
- * PAIR_SLOTS, WORKSPACE_SLOTS). */
+ * lists' prefix and NAME (EV_HEADERS, MAX_DEPTH), and the record sizes
+ * (EVENT_SLOTS, PAIR_SLOTS, WORKSPACE_SLOTS). */
 typedef struct lhn_layout_entry {
   const char *name;
   int value;

@@ -69,6 +69,6 @@ void lhn_held_free(lhn_parser *p) {
   p->held = NULL;
 }
 
-size_t lhn_held_bytes(const lhn_parser *p) {
+size_t lhn_parser_held_bytes(const lhn_parser *p) {
   return p->held ? sizeof(lhn_held) + p->held->cap : 0;
 }

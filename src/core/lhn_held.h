@@ -29,7 +29,4 @@ void lhn_held_rewind(lhn_workspace *ws);
 /* Gives the held head back (none: nothing). */
 void lhn_held_free(lhn_parser *p);
 
-/* Bytes the held head takes (0 without one). */
-size_t lhn_held_bytes(const lhn_parser *p);
-
 #endif /* LHN_HELD_H */

@@ -42,11 +42,22 @@ void lhn_parser_pause(lhn_parser *p) { p->ll->pause(&p->st.llhttp); }
 
 void lhn_parser_resume(lhn_parser *p) { p->ll->resume(&p->st.llhttp); }
 
+void lhn_parser_take_commands(lhn_parser *p, int32_t *state) {
+  int32_t commands = state[LHN_WS_COMMANDS];
+  state[LHN_WS_COMMANDS] = 0;
+  if (p == NULL || commands == 0) return;
+  if (commands & LHN_CMD_RESET) {
+    lhn_parser_reset(p, state[LHN_WS_TYPE], (uint32_t)state[LHN_WS_MAX_HEADER], (unsigned)state[LHN_WS_LENIENT]);
+  }
+  if (commands & LHN_CMD_HANDLERS) lhn_parser_set_handlers(p, (unsigned)state[LHN_WS_HANDLERS]);
+  if (commands & LHN_CMD_MAX_PAIRS) lhn_parser_set_max_header_pairs(p, (uint32_t)state[LHN_WS_MAX_PAIRS]);
+  if (commands & LHN_CMD_PAUSE) lhn_parser_pause(p);
+  if (commands & LHN_CMD_RESUME) lhn_parser_resume(p);
+}
+
 int lhn_parser_headers_completed(const lhn_parser *p) { return p->st.headers_completed; }
 
 uint64_t lhn_parser_message_start_ns(const lhn_parser *p) { return p->st.message_start_ns; }
-
-size_t lhn_parser_head_bytes(const lhn_parser *p) { return lhn_held_bytes(p); }
 
 size_t lhn_parser_record_bytes(const lhn_parser *p) { return lhn_repeat_bytes(&p->repeat); }
 

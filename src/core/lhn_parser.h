@@ -308,6 +308,16 @@ void lhn_parser_pause(lhn_parser *p);
 /* Undo lhn_parser_pause() (llhttp_resume()). */
 void lhn_parser_resume(lhn_parser *p);
 
+/*
+ * Take the commands a caller left for the parser it calls in a workspace's
+ * state block (LHN_WORKSPACE_SLOTS values): the LHN_WS_COMMANDS bits
+ * (LHN_CMD_*) are cleared whatever happens, so that none outlives the call
+ * they came with, and applied to p in one order: reset (with LHN_WS_TYPE,
+ * LHN_WS_MAX_HEADER, LHN_WS_LENIENT), the handler set, the pair limit, pause,
+ * resume. p NULL drops them: the call was refused for its arguments.
+ */
+void lhn_parser_take_commands(lhn_parser *p, int32_t *state);
+
 /* Whether the headers of the current message have completed (the
  * built-in's headersCompleted()). */
 int lhn_parser_headers_completed(const lhn_parser *p);
@@ -316,8 +326,8 @@ int lhn_parser_headers_completed(const lhn_parser *p);
 uint64_t lhn_parser_message_start_ns(const lhn_parser *p);
 
 /* Bytes of p's held head between calls: 0 unless a head is arriving in
- * pieces (or a URL or headers wait for the trailers). */
-size_t lhn_parser_head_bytes(const lhn_parser *p);
+ * pieces (or a URL or headers wait for the trailers). (lhn_held.c) */
+size_t lhn_parser_held_bytes(const lhn_parser *p);
 
 /* Bytes of p's repeat record (lhn_repeat.h). */
 size_t lhn_parser_record_bytes(const lhn_parser *p);

@@ -276,7 +276,7 @@ static void test_zero_alloc_when_warm(void) {
         size_t n = f + 1 == frags ? len - off : step;
         exec(&p, msg + off, n, &r);
         CHECK(r.error == HPE_OK);
-        CHECK((f + 1 == frags) == (lhn_parser_head_bytes(&p) == 0));
+        CHECK((f + 1 == frags) == (lhn_parser_held_bytes(&p) == 0));
         off += n;
       }
     }
@@ -438,7 +438,7 @@ static void test_spans_into_the_input(void) {
   CHECK(text_is(event(1)[LHN_EV_TEXT_START], event(1)[LHN_EV_TEXT_END], "/spans"));
   CHECK(text_is(event(4)[LHN_EV_TEXT_START], event(4)[LHN_EV_TEXT_END], "/two"));
   CHECK(text_is(pair(event(4)[LHN_EV_FIRST_PAIR])[2], pair(event(4)[LHN_EV_FIRST_PAIR])[3], "b"));
-  CHECK(lhn_parser_head_bytes(&p) == 0);
+  CHECK(lhn_parser_held_bytes(&p) == 0);
   /* a call with a body only refers to no text */
   exec(&p, "POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\n", 38, &r);
   exec(&p, "abc", 3, &r);
@@ -464,15 +464,15 @@ static void test_held_head(void) {
       exec(&p, msg, a, &r);
       CHECK(r.error == HPE_OK);
       /* what is held: at most the bytes that arrived, plus a small constant */
-      CHECK(lhn_parser_head_bytes(&p) <= a + 2 * LHN_PAIR_SLOTS * sizeof(int32_t) + 16);
+      CHECK(lhn_parser_held_bytes(&p) <= a + 2 * LHN_PAIR_SLOTS * sizeof(int32_t) + 16);
       if (b > a) {
         exec(&p, msg + a, b - a, &r);
         CHECK(r.error == HPE_OK);
-        CHECK(lhn_parser_head_bytes(&p) <= b + 2 * LHN_PAIR_SLOTS * sizeof(int32_t) + 16);
+        CHECK(lhn_parser_held_bytes(&p) <= b + 2 * LHN_PAIR_SLOTS * sizeof(int32_t) + 16);
       }
       exec(&p, msg + b, len - b, &r);
       CHECK(r.error == HPE_OK);
-      CHECK(lhn_parser_head_bytes(&p) == 0);
+      CHECK(lhn_parser_held_bytes(&p) == 0);
       const int32_t *hc = event(event(0)[LHN_EV_KIND] == LHN_EV_MESSAGE_BEGIN ? 1 : 0);
       CHECK(hc[LHN_EV_KIND] == LHN_EV_HEADERS_COMPLETE && hc[LHN_EV_PAIR_COUNT] == 2);
       CHECK(text_is(hc[LHN_EV_TEXT_START], hc[LHN_EV_TEXT_END], "/held/url"));
@@ -497,7 +497,7 @@ static void test_url_until_trailers(void) {
   lhn_result r;
   new_parser(&p, HTTP_REQUEST, 16384, 0);
   exec(&p, head, strlen(head), &r);
-  CHECK(lhn_parser_head_bytes(&p) > 0 && lhn_parser_head_bytes(&p) < 64);
+  CHECK(lhn_parser_held_bytes(&p) > 0 && lhn_parser_held_bytes(&p) < 64);
   exec(&p, rest[0], strlen(rest[0]), &r);
   exec(&p, rest[1], strlen(rest[1]), &r);
   CHECK(r.error == HPE_OK && event_count() == 2);
@@ -508,9 +508,9 @@ static void test_url_until_trailers(void) {
   /* (the trailers' fields stay pending, as in the built-in, which flushes
    * them again at a message complete without a begin; the next message
    * drops them) */
-  CHECK(lhn_parser_head_bytes(&p) > 0);
+  CHECK(lhn_parser_held_bytes(&p) > 0);
   exec(&p, "GET / HTTP/1.1\r\n\r\n", 18, &r);
-  CHECK(r.error == HPE_OK && lhn_parser_head_bytes(&p) == 0);
+  CHECK(r.error == HPE_OK && lhn_parser_held_bytes(&p) == 0);
   lhn_parser_destroy(&p);
 }
 
@@ -575,10 +575,10 @@ static void test_finish_mid_head(void) {
   lhn_result r;
   new_parser(&p, HTTP_REQUEST, 16384, 0);
   exec(&p, "GET /a HTTP/1.1\r\nHo", 19, &r);
-  CHECK(r.error == HPE_OK && lhn_parser_head_bytes(&p) > 0);
+  CHECK(r.error == HPE_OK && lhn_parser_held_bytes(&p) > 0);
   lhn_parser_finish(&p, &W, &r);
   CHECK(r.error == HPE_INVALID_EOF_STATE);
-  CHECK(lhn_parser_head_bytes(&p) > 0);
+  CHECK(lhn_parser_held_bytes(&p) > 0);
   exec(&p, "st: x\r\n\r\n", 9, &r);
   CHECK(r.error == HPE_OK);
   const int32_t *hc = event(0);
@@ -586,7 +586,7 @@ static void test_finish_mid_head(void) {
   CHECK(text_is(hc[LHN_EV_TEXT_START], hc[LHN_EV_TEXT_END], "/a"));
   CHECK(text_is(pair(hc[LHN_EV_FIRST_PAIR])[0], pair(hc[LHN_EV_FIRST_PAIR])[1], "Host"));
   CHECK(text_is(pair(hc[LHN_EV_FIRST_PAIR])[2], pair(hc[LHN_EV_FIRST_PAIR])[3], "x"));
-  CHECK(lhn_parser_head_bytes(&p) == 0);
+  CHECK(lhn_parser_held_bytes(&p) == 0);
   lhn_parser_destroy(&p);
 }
 

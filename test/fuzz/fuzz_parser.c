@@ -688,7 +688,7 @@ static void after_call(run_t *r, size_t input_len, const lhn_result *res, int fi
 
 /* What the parser holds between calls (after the model saw the call). */
 static void check_held(run_t *r) {
-  size_t held = lhn_parser_head_bytes(&r->p);
+  size_t held = lhn_parser_held_bytes(&r->p);
   int in_message = r->model.msg.in_message;
   /* the core's message under way is the events' */
   ASSERT((lhn_parser_message_start_ns(&r->p) != 0) == in_message);
@@ -951,7 +951,7 @@ static void run_stream(run_t *r, const char *data, size_t len, int fragmented) {
                          max_header_size((uint8_t)(x >> 8), len), (x >> 16) & 1023);
         model_reset(&r->model);
         r->since_complete = 0;
-        ASSERT(lhn_parser_head_bytes(&r->p) == 0);
+        ASSERT(lhn_parser_held_bytes(&r->p) == 0);
         r->stopped = 0;
       } else if ((x & 31) == 1) {
         run_finish(r);
@@ -971,7 +971,7 @@ static void run_stream(run_t *r, const char *data, size_t len, int fragmented) {
     lhn_parser_execute(&r->p, &r->ws, data, len, &res);
     after_call(r, len, &res, 0);
     ASSERT(lhn_workspace_event_count(&r->ws) == 0 && (res.error == err || res.error == HPE_USER));
-    ASSERT(lhn_parser_head_bytes(&r->p) == 0);
+    ASSERT(lhn_parser_held_bytes(&r->p) == 0);
   }
   log_record(&r->log, '.', NULL, 0);
 }

@@ -22,7 +22,7 @@ function contractNames() {
   const text = fs.readFileSync(CONTRACT, 'utf8');
   const lists = { LHN_EVENT_KINDS: 'EV_', LHN_EVENT_SLOT_LIST: 'EV_', LHN_HEADERS_FLAGS: 'HC_',
     LHN_PAIR_SLOT_LIST: 'PAIR_', LHN_WORKSPACE_SLOT_LIST: 'WS_', LHN_COMMAND_LIST: 'CMD_',
-    LHN_HANDLER_LIST: 'HAS_', LHN_REWIND_LIST: 'REWIND_' };
+    LHN_HANDLER_LIST: 'HAS_', LHN_REWIND_LIST: 'REWIND_', LHN_SEAM_LIST: '' };
   const names = {};
   for (const [list, prefix] of Object.entries(lists)) {
     const body = new RegExp(`#define ${list}\\(X\\)((?:.*\\\\\\n)*.*)`).exec(text);

@@ -40,12 +40,12 @@ test('an idle parser holds its record and nothing else natively', () => {
   p.execute(Buffer.from('GET /a HTTP/1.1\r\nHost: example\r\nUser-Agent: memory-test\r\n\r\n'));
   const m = memory();
   assert.ok(m.parserBytes <= NATIVE_BUDGET, `${m.parserBytes} bytes per parser, budget ${NATIVE_BUDGET}`);
-  assert.deepStrictEqual(p[coreStats](), { headBytes: 0, recordBytes: 0 });
+  assert.deepStrictEqual(p[coreStats](), { heldBytes: 0, recordBytes: 0 });
   // (the working memory is the thread's: one workspace however many parsers)
   const many = Array.from({ length: 100 }, parser);
   for (const q of many) q.execute(Buffer.from('GET /b HTTP/1.1\r\nHost: h\r\n\r\n'));
   assert.strictEqual(memory().workspaces, m.workspaces);
-  for (const q of many) assert.strictEqual(q[coreStats]().headBytes, 0);
+  for (const q of many) assert.strictEqual(q[coreStats]().heldBytes, 0);
   p.close();
   for (const q of many) q.close();
 });
@@ -98,14 +98,14 @@ test('a pending head holds the bytes that arrived plus a constant, and nothing o
       const piece = bytes.subarray(at, at + 1000);
       assert.strictEqual(p.execute(piece), piece.length);
       arrived += piece.length;
-      const held = p[coreStats]().headBytes;
+      const held = p[coreStats]().heldBytes;
       assert.ok(held > 0 && held <= arrived + HELD_CONSTANT, `${shape}: ${held} held after ${arrived} bytes`);
     }
     // (many headers: the 32-field flushes delivered most of them, whose bytes
     // the parser no longer needs)
-    if (shape === 'many headers') assert.ok(p[coreStats]().headBytes < 4000);
+    if (shape === 'many headers') assert.ok(p[coreStats]().heldBytes < 4000);
     assert.strictEqual(p.execute(Buffer.from('\r\n')), 2);
-    assert.strictEqual(p[coreStats]().headBytes, 0);
+    assert.strictEqual(p[coreStats]().heldBytes, 0);
     p.close();
   }
 });

@@ -20,10 +20,10 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const { HTTPParser } = require(ROOT);
 const addon = require(path.join(ROOT, 'lib', 'native'));
 
-// Parses bytes with the addon class directly, as lib/parser.js does.
-// A parser slot of the addon's own, owned by a fresh object, and the
-// number a call names it and a workspace by.
-function slot() {
+// Parses bytes with the addon directly, as lib/workspace.js does.
+// A parser id of the addon's own, owned by a fresh object, and the address
+// a call names it and a workspace by.
+function parserId() {
   return addon.create({});
 }
 
@@ -158,7 +158,7 @@ test('methods called on something that is not a parser throw a TypeError or do n
 test('the addon functions behind the parser: TypeError, RangeError or "closed" errors', () => {
   const buf = () => B('GET / HTTP/1.1\r\n\r\n');
   for (const [name, junk] of Object.entries(JUNK)) {
-    const n = slot();
+    const n = parserId();
     // execute(call, bytes, length): bytes must be a Uint8Array, call a number
     assert.throws(() => addon.execute(call(n), junk, 0), TypeError, `execute(${name})`);
     assert.throws(() => addon.rewind(call(n), junk, 0, 0, 0, 0, 0), TypeError, `rewind(${name})`);
@@ -175,34 +175,52 @@ test('the addon functions behind the parser: TypeError, RangeError or "closed" e
     addon.close(n);
   }
   // Other views than Uint8Array are the caller's to convert.
-  assert.throws(() => addon.execute(call(slot()), new Uint16Array(4), 1), TypeError);
+  assert.throws(() => addon.execute(call(parserId()), new Uint16Array(4), 1), TypeError);
   // Lengths past the view.
   for (const length of [17, 2 ** 31, -1]) {
-    assert.throws(() => addon.execute(call(slot()), new Uint8Array(16), length), RangeError);
+    assert.throws(() => addon.execute(call(parserId()), new Uint8Array(16), length), RangeError);
   }
   // A workspace deeper than the next one to make (nesting goes one by one).
-  assert.throws(() => addon.execute(call(slot(), 10), buf(), 1), RangeError);
+  assert.throws(() => addon.execute(call(parserId(), 10), buf(), 1), RangeError);
   // Event indices out of range.
   for (const index of [6, 100, -1, 2 ** 32 - 1]) { // 6 events recorded
-    const n = slot();
+    const n = parserId();
     exec(n, B('GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\n\r\n'));
     assert.throws(() => addon.rewind(call(n), new Uint8Array(3), 3, index, 3, 2, 24), RangeError);
   }
   // A rewind in a workspace that did not serve the parser's last call.
-  const other = slot();
+  const other = parserId();
   exec(other, B(GET));
   assert.throws(() => addon.rewind(call(other, 1), buf(), 1, 0, 1, 1, 1), RangeError);
   // After close().
-  const n = slot();
+  const n = parserId();
   exec(n, B('GET / HTTP/1.1\r\nHost: a\r\n\r\n'));
   addon.close(n);
   addon.close(n);
   for (const f of [() => exec(n, buf()), () => addon.finish(call(n)), () => addon.stats(n),
-    () => addon.messageStart(n), () => addon.headersComplete(n),
+    () => addon.messageStart(n), () => addon.headersCompleted(n),
     () => addon.rewind(call(n), buf(), 1, 0, 1, 1, 1)]) {
     assert.throws(f, /the parser is closed/);
   }
   assert.equal(typeof addon.memory().parsers, 'number');
+});
+
+test('commands left for a call the addon refuses are dropped, not applied to the next parser called', () => {
+  const { WS_COMMANDS, CMD_PAUSE } = addon.layout;
+  const state = new Int32Array(addon.workspace(0).state);
+  const closed = 1e6; // an id no parser has
+  const bad = parserId();
+  for (const refused of [() => exec(closed, B(GET)), () => addon.execute(call(bad), new Uint16Array(4), 1),
+    () => addon.finish(call(closed))]) {
+    state[WS_COMMANDS] = CMD_PAUSE;
+    assert.throws(refused);
+    assert.equal(state[WS_COMMANDS], 0);
+    const next = parserId();
+    exec(next, B(GET));
+    assert.equal(state[addon.layout.WS_ERROR], 0, 'the next parser was not paused');
+    addon.close(next);
+  }
+  addon.close(bad);
 });
 
 test('the addon functions: rewind() with two arguments of the wrong type throws, does not abort',
