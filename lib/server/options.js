@@ -48,7 +48,6 @@ function applyOptions(server, reference, options) {
   for (const name of PUBLIC) {
     if (name in reference) server[name] = reference[name];
   }
-  if (server.keepAliveTimeoutBuffer === undefined) server.keepAliveTimeoutBuffer = 0; // 20: none
   for (const symbol of Object.getOwnPropertySymbols(reference)) {
     const ours = PRIVATE.find(([description]) => description === symbol.description);
     if (ours !== undefined) server[ours[1]] = reference[symbol];
