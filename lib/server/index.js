@@ -114,7 +114,8 @@ class SecureServer extends tls.Server {
   constructor(options, handler) {
     [options, handler] = splitArguments(options, handler);
     const reference = readOptions(options);
-    super({ ALPNProtocols: ['http/1.1'], ...options, allowHalfOpen: true, noDelay: options.noDelay ?? true });
+    // As node:https: the options as given over these defaults (not half-open).
+    super({ noDelay: true, ALPNProtocols: ['http/1.1'], ...options });
     configure(this, reference, options, handler);
     this.on('tlsClientError', onTlsClientError);
   }
