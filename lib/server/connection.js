@@ -12,7 +12,7 @@
 
 const { HTTPParser, allMethods } = require('../parser');
 const hooks = require('../parser-hooks');
-const { nowMs } = require('../connections');
+const { nowMs } = require('../clock');
 const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
 const errors = require('./errors');
@@ -22,7 +22,8 @@ const { REQUEST, kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kO
 
 const kConnection = Symbol('llhttp-napi/server connection');
 const LAZY = Object.freeze({ lazyHeaders: true });
-const FRESH_IS_IDLE = Number(process.versions.node.split('.')[0]) >= 26;
+const { freshConnectionIsIdle: FRESH_IS_IDLE } = require('../node-line');
+const MAX_HEADER_PAIRS = 2000;
 const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 
 let isLenientOption = null;
@@ -55,7 +56,6 @@ class Connection {
     this.lastRequest = null;      // the latest request (node:http's parser.incoming)
     this.responses = [];          // responses not ended, in request order
     this.active = null;           // responses[0]: its bytes go to the socket now
-    this.ending = [];             // ended, their last write in flight
     this.outgoingData = 0;        // bytes queued in responses waiting for their turn
     this.requestsCount = 0;
     this.keepAliveTimeoutSet = false;
@@ -71,20 +71,13 @@ class Connection {
 
   // The response on the wire, as node:http's socket._httpMessage.
   httpMessage() {
-    return this.ending.length !== 0 ? this.ending[0] : this.active;
+    return this.active;
   }
 
   // A response's bytes: to the socket when its turn has come, else kept.
   // `last`: its final bytes ('finish' follows their write).
   write(res, data, encoding, last, callback) {
-    if (this.active === res) {
-      const socket = this.socket;
-      if (!last) return socket.write(data, encoding, callback);
-      this.ending.push(res);
-      const ok = socket.write(data, encoding, this.afterLastWrite);
-      this.advance(res._last);
-      return ok;
-    }
+    if (this.active === res) return this.socket.write(data, encoding, last ? this.afterLastWrite : callback);
     if (res._pending === null) res._pending = [];
     res._pending.push(data, encoding, callback);
     const bytes = data.length;
@@ -94,24 +87,22 @@ class Connection {
     return res._pendingBytes < this.socket.writableHighWaterMark;
   }
 
-  // The active response ended: the next one's turn, unless it was the last
-  // one the connection answers (node:http drops the answers queued after it).
-  advance(last) {
+  // The active response finished: the next one's turn, unless it was the
+  // last one the connection answers (node:http drops the answers queued
+  // after it). As with node:http, a response's bytes wait for the 'finish'
+  // of the one before it.
+  advance(res) {
     const responses = this.responses;
-    responses.shift();
+    if (responses[0] === res) responses.shift();
     this.active = null;
-    if (last) this.lastAnswered = true;
-    while (responses.length !== 0 && !this.lastAnswered) {
-      const next = responses[0];
-      this.active = next;
-      if (next._pending === null) return;
-      const ended = next._endPending;
-      this.flushPending(next);
-      if (!ended) return;
-      responses.shift();
-      this.active = null;
-      if (next._last) this.lastAnswered = true;
+    if (res._last) {
+      this.lastAnswered = true;
+      return;
     }
+    if (responses.length === 0) return;
+    const next = responses[0];
+    this.active = next;
+    if (next._pending !== null) this.flushPending(next);
   }
 
   flushPending(res) {
@@ -123,12 +114,7 @@ class Connection {
     const lastAt = res._endPending ? pending.length - 3 : -1;
     socket.cork();
     for (let i = 0; i < pending.length; i += 3) {
-      if (i === lastAt) {
-        this.ending.push(res);
-        socket.write(pending[i], pending[i + 1], this.afterLastWrite);
-      } else {
-        socket.write(pending[i], pending[i + 1], pending[i + 2]);
-      }
+      socket.write(pending[i], pending[i + 1], i === lastAt ? this.afterLastWrite : pending[i + 2]);
     }
     socket.uncork();
     if (res._needDrain && !socket.writableNeedDrain) {
@@ -142,7 +128,7 @@ class Connection {
   // emission runs resOnFinish() first (as node:http's first 'finish'
   // listener does: whoever holds 'finish' back holds the request's end back).
   finished(res) {
-    res.writableFinished = true;
+    res._finishEmitted = true;
     const callbacks = res._endCallbacks;
     if (callbacks !== null) {
       res._endCallbacks = null;
@@ -153,7 +139,7 @@ class Connection {
 
   // node:http's resOnFinish: the request's unread body is dumped, the
   // response closes on the next tick, and the socket ends (the last
-  // response) or waits for the next request.
+  // response) or passes to the next response or waits for the next request.
   resOnFinish(res) {
     const req = res.req;
     if (!req._consuming && !req._readableState.resumeScheduled) req._dump();
@@ -161,7 +147,9 @@ class Connection {
     const socket = this.socket;
     if (res._last) {
       socket.destroySoon();
-    } else if (this.responses.length === 0) {
+    }
+    this.advance(res);
+    if (!res._last && this.responses.length === 0) {
       const server = this.server;
       const timeout = server.keepAliveTimeout;
       if (Number.isFinite(timeout) && timeout > 0) {
@@ -196,7 +184,6 @@ class Connection {
     if (current !== null && this.active === null && this.responses.length === 0 && !current.destroyed) {
       current.destroy(errors.connectionReset());
     }
-    abortAll(this.ending);
     abortAll(this.responses);
     this.active = null;
   }
@@ -253,12 +240,11 @@ function emitDrain(res) {
   res.emit('drain');
 }
 
-// The write callback of a response's last bytes (`this`: the connection).
+// The write callback of the active response's last bytes (`this`: the connection).
 // (After an error the socket is going: closed() takes the response.)
 function afterLastWrite(err) {
-  if (err) return;
-  const res = this.ending.shift();
-  if (res !== undefined) this.finished(res);
+  const res = this.active;
+  if (!err && res !== null) this.finished(res);
 }
 
 // ---- the parser's handlers (`this`: the parser) ----
@@ -347,7 +333,7 @@ function onMessageComplete() {
   if (req === null) return;
   conn.current = null;
   // (The parser keeps the head until the next message begins.)
-  if (req._rawHeaders === null) req._rawHeaders = this.getAllHeaders();
+  req.rawPairs();
   if (conn.hasTrailers) {
     conn.hasTrailers = false;
     const trailers = this.getAllTrailers();
@@ -487,6 +473,9 @@ function onConnection(socket) {
   const parser = new HTTPParser();
   const conn = new Connection(server, socket, parser);
   parser.initialize(REQUEST, conn, server.maxHeaderSize || 0, lenientFlags(server), undefined, LAZY);
+  // node:http's header-pair limit: maxHeadersCount pairs when a number.
+  const count = server.maxHeadersCount;
+  parser.maxHeaderPairs = typeof count === 'number' ? count << 1 : MAX_HEADER_PAIRS;
   parser.socket = socket;
   parser[kConnection] = conn;
   parser[kOnHeaders] = onHeaders;

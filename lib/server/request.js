@@ -57,7 +57,11 @@ class ServerRequest extends Readable {
       const raw = this.rawPairs();
       const headers = {};
       const join = this.joinDuplicateHeaders;
-      for (let i = 0; i < raw.length; i += 2) addHeaderLine(headers, raw[i], raw[i + 1], join);
+      // (node:http's maxHeadersCount: the pairs beyond it stay out of
+      // `headers`; lines whose parser refuses them never have them.)
+      const max = this._conn.parser.maxHeaderPairs;
+      const end = max > 0 && raw.length > max ? max : raw.length;
+      for (let i = 0; i < end; i += 2) addHeaderLine(headers, raw[i], raw[i + 1], join);
       this._headers = headers;
     }
     return this._headers;

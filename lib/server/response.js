@@ -25,12 +25,12 @@ const HAS_TE = 4;
 const HAS_DATE = 8;
 const HAS_TRAILER = 16;
 
-// From 24 on, end()'s callback runs before the 'finish' listeners (before,
-// it was one of them), and the chunks written in one tick leave as one
-// chunk (a response corks itself until the next tick).
-const FROM_24 = Number(process.versions.node.split('.')[0]) >= 24;
-const END_CALLBACKS_FIRST = FROM_24;
-const COALESCE_CHUNKS = FROM_24;
+// Where node:http differs between lines (measured on the built-in).
+const line = require('../node-line');
+const END_CALLBACKS_FIRST = line.endCallbackBeforeFinishListeners;
+const COALESCE_CHUNKS = line.coalescesChunks;
+const REFUSE_LATE_INFORMATION = line.hasWriteInformation;
+const FINISHED_ONCE_FLUSHED = line.finishedOnceFlushed;
 
 function isFlatString(encoding) {
   return encoding === undefined || encoding === null || encoding === 'utf8' || encoding === 'utf-8' ||
@@ -52,7 +52,7 @@ class ServerResponse extends Stream {
     this.writable = true;
     this.destroyed = false;
     this.finished = false;          // end() called (writableEnded)
-    this.writableFinished = false;  // its bytes went to the socket: 'finish' emitted
+    this._finishEmitted = false;    // its bytes went to the socket: 'finish' emitted
     this._outHeaders = null;        // lowercase name -> [name, value]
     this._head = null;              // the head, once built
     this._headerSent = false;       // ... and handed to the socket (or queued)
@@ -98,6 +98,13 @@ class ServerResponse extends Stream {
 
   get writableEnded() {
     return this.finished;
+  }
+
+  // (Before 24 it reads whether any of its bytes are still held.)
+  get writableFinished() {
+    if (!FINISHED_ONCE_FLUSHED) return this._finishEmitted;
+    return this.finished && this._pendingBytes === 0 && this._chunkBytes === 0 &&
+      (this._conn.active !== this || this._conn.socket.writableLength === 0);
   }
 
   get writableObjectMode() {
@@ -194,7 +201,7 @@ class ServerResponse extends Stream {
   }
 
   getHeader(name) {
-    if (typeof name !== 'string') throw errors.invalidArgValue('name');
+    if (typeof name !== 'string') throw errors.notAString('name', name);
     if (this._outHeaders === null) return undefined;
     const entry = this._outHeaders[name.toLowerCase()];
     return entry === undefined ? undefined : entry[1];
@@ -223,12 +230,12 @@ class ServerResponse extends Stream {
   }
 
   hasHeader(name) {
-    if (typeof name !== 'string') throw errors.invalidArgValue('name');
+    if (typeof name !== 'string') throw errors.notAString('name', name);
     return this._outHeaders !== null && this._outHeaders[name.toLowerCase()] !== undefined;
   }
 
   removeHeader(name) {
-    if (typeof name !== 'string') throw errors.invalidArgValue('name');
+    if (typeof name !== 'string') throw errors.notAString('name', name);
     if (this._head !== null) throw errors.headersSent('remove');
     const key = name.toLowerCase();
     if (key === 'connection') this._removedConnection = true;
@@ -439,28 +446,34 @@ class ServerResponse extends Stream {
   // ---- informational answers ----
 
   writeContinue(cb) {
-    this._conn.write(this, wire.CONTINUE, 'latin1', false, cb);
+    this._writeInformational(wire.CONTINUE, cb);
     this._sent100 = true;
   }
 
   writeProcessing(cb) {
-    this._conn.write(this, wire.PROCESSING, 'latin1', false, cb);
+    this._writeInformational(wire.PROCESSING, cb);
   }
 
   writeEarlyHints(hints, cb) {
-    let head = 'HTTP/1.1 103 Early Hints\r\n';
     if (hints === null || typeof hints !== 'object') throw errors.invalidArgValue('hints');
     if (hints.link === null || hints.link === undefined) return;
     const link = Array.isArray(hints.link) ? hints.link.join(', ') : String(hints.link);
     validateHeaderValue('Link', link);
-    head += 'Link: ' + link + CRLF;
+    let head = 'HTTP/1.1 103 Early Hints\r\nLink: ' + link + CRLF;
     for (const key of Object.keys(hints)) {
       if (key === 'link') continue;
       validateHeaderName(key);
       validateHeaderValue(key, hints[key]);
       head += key + ': ' + hints[key] + CRLF;
     }
-    this._conn.write(this, head + CRLF, 'latin1', false, cb);
+    this._writeInformational(head + CRLF, cb);
+  }
+
+  // A 1xx answer goes before the head; once the head is made, lines that
+  // have writeInformation() refuse it (older ones send it anyway).
+  _writeInformational(bytes, cb) {
+    if (REFUSE_LATE_INFORMATION && this._head !== null) throw errors.headersSent('write');
+    this._conn.write(this, bytes, 'latin1', false, cb);
   }
 
   // ---- the body ----
@@ -470,18 +483,12 @@ class ServerResponse extends Stream {
       callback = encoding;
       encoding = null;
     }
-    if (this.finished) {
-      const err = errors.writeAfterEnd();
-      process.nextTick(emitErrorNT, this, err, callback);
-      return false;
-    }
-    if (this.destroyed) {
-      const err = errors.streamDestroyed('write');
-      process.nextTick(emitErrorNT, this, err, callback);
-      return false;
-    }
     if (chunk === null) throw errors.nullValues();
     if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) throw errors.invalidChunk(chunk);
+    if (this.finished || this.destroyed) {
+      misuse(this, this.finished ? errors.writeAfterEnd() : errors.streamDestroyed('write'), callback);
+      return false;
+    }
     if (this._head === null) this._implicitHeader();
     if (!this._hasBody) {
       if (typeof callback === 'function') process.nextTick(callback);
@@ -523,15 +530,15 @@ class ServerResponse extends Stream {
       encoding = null;
     }
     if (this.finished) {
-      if (typeof callback === 'function') {
-        if (this.writableFinished) process.nextTick(callback);
-        else if (!END_CALLBACKS_FIRST) this.once('finish', callback);
-        else this._endCallbacks.push(callback);
-      }
+      // (A chunk after the end is a write after end; a callback waits for
+      // 'finish', or hears at once that it came.)
+      if (chunk) misuse(this, errors.writeAfterEnd(), callback);
+      else if (typeof callback === 'function') this._onFinished(callback);
       return this;
     }
     if (this.destroyed) {
-      if (typeof callback === 'function') process.nextTick(callback, errors.streamDestroyed('end'));
+      // (As node:http: ended, and its callback never runs.)
+      this.finished = true;
       return this;
     }
     let length = 0;
@@ -543,11 +550,7 @@ class ServerResponse extends Stream {
     } else if (this._head === null) {
       this._contentLength = 0;
     }
-    if (typeof callback === 'function') {
-      if (!END_CALLBACKS_FIRST) this.once('finish', callback);
-      else if (this._endCallbacks === null) this._endCallbacks = [callback];
-      else this._endCallbacks.push(callback);
-    }
+    if (typeof callback === 'function') this._onFinished(callback);
     if (this._head === null) this._implicitHeader();
     this.finished = true;
     if (!this._hasBody) length = 0;
@@ -599,6 +602,15 @@ class ServerResponse extends Stream {
     return ok;
   }
 
+  // end()'s callback: called when 'finish' comes (from 24 on before its
+  // listeners), at once with ERR_STREAM_ALREADY_FINISHED when it came.
+  _onFinished(callback) {
+    if (this.writableFinished) callback(errors.alreadyFinished('end'));
+    else if (!END_CALLBACKS_FIRST) this.once('finish', callback);
+    else if (this._endCallbacks === null) this._endCallbacks = [callback];
+    else this._endCallbacks.push(callback);
+  }
+
   destroy(err) {
     if (this.destroyed) return this;
     this.destroyed = true;
@@ -618,9 +630,21 @@ function uncorkNT(res) {
   }
 }
 
-function emitErrorNT(res, err, callback) {
+// A write after end() (or after destroy()): the callback hears of it on the
+// next tick, and the response emits it as 'error' unless destroyed, as
+// node:http's does (with no 'error' listener that is an uncaught exception
+// there too).
+function misuse(res, err, callback) {
+  if (res.destroyed) {
+    if (typeof callback === 'function') process.nextTick(callback, err);
+  } else {
+    process.nextTick(emitMisuse, res, err, callback);
+  }
+}
+
+function emitMisuse(res, err, callback) {
   if (typeof callback === 'function') callback(err);
-  if (res.listenerCount('error') > 0) res.emit('error', err);
+  if (!res.destroyed) res.emit('error', err);
 }
 
 module.exports = { ServerResponse };
