@@ -40,7 +40,10 @@ module.exports = {
     `The "${name}" argument must be of type string.` + received(value)),
   alreadyFinished: (method) => make(Error, 'ERR_STREAM_ALREADY_FINISHED',
     `Cannot call ${method} after a stream was finished`),
-  invalidArgValue: (name) => make(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument '${name}' is invalid.`),
+  invalidArgValue: (name, value) => make(TypeError, 'ERR_INVALID_ARG_VALUE',
+    `The argument '${name}' is invalid. Received ${inspect(value)}`),
+  notAnObject: (name, value) => make(TypeError, 'ERR_INVALID_ARG_TYPE',
+    `The "${name}" argument must be of type object.` + received(value)),
   requestTimeout: () => make(Error, 'ERR_HTTP_REQUEST_TIMEOUT', 'Request timeout'),
   connectionReset: () => {
     const err = make(Error, 'ECONNRESET', 'aborted');

@@ -11,6 +11,7 @@ const Stream = require('node:stream');
 const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
 const errors = require('./errors');
 const wire = require('./wire');
+const { kOpenResponse, kClosesConnection, kWritten, kDetached, kClosed, kWritable } = require('./seam');
 
 const CRLF = '\r\n';
 const RE_CONN_CLOSE = /(?:^|\W)close(?:$|\W)/i;
@@ -38,14 +39,15 @@ function isFlatString(encoding) {
 }
 
 class ServerResponse extends Stream {
-  constructor(conn, req, keepAlive) {
+  constructor(req) {
     super();
     this.req = req;
-    this._conn = conn;
+    this._loop = null;
+    this._detached = false;         // its turn is over: no socket
     this.statusCode = 200;
     this.statusMessage = undefined;
     this.sendDate = true;
-    this.shouldKeepAlive = keepAlive;
+    this.shouldKeepAlive = true;
     this.useChunkedEncodingByDefault = true;
     this.chunkedEncoding = false;
     this.maxRequestsOnConnectionReached = false;
@@ -68,11 +70,7 @@ class ServerResponse extends Stream {
     this._sent100 = false;
     this._trailer = '';
     this._needDrain = false;
-    this._closed = false;
-    // Bytes waiting for this response's turn: [data, encoding, ...].
-    this._pending = null;
-    this._pendingBytes = 0;
-    this._endPending = false;       // ended before its turn
+    this._closed = false;           // 'close' emitted
     this._endCallbacks = null;      // end()'s callbacks (24 on)
     this._corked = 0;
     this._socketCorks = 0;          // how many of those corked the socket
@@ -83,12 +81,17 @@ class ServerResponse extends Stream {
     }
   }
 
+  [kOpenResponse](loop, keepAlive) {
+    this._loop = loop;
+    this.shouldKeepAlive = keepAlive;
+  }
+
   get socket() {
-    return this._conn.socket;
+    return this._loop === null || this._detached ? null : this._loop.socket;
   }
 
   get connection() {
-    return this._conn.socket;
+    return this.socket;
   }
 
   // (As node:http's: true once the head is made, written or not.)
@@ -103,8 +106,7 @@ class ServerResponse extends Stream {
   // (Before 24 it reads whether any of its bytes are still held.)
   get writableFinished() {
     if (!FINISHED_ONCE_FLUSHED) return this._finishEmitted;
-    return this.finished && this._pendingBytes === 0 && this._chunkBytes === 0 &&
-      (this._conn.active !== this || this._conn.socket.writableLength === 0);
+    return this.finished && this._chunkBytes === 0 && (this._detached || this._loop.pendingBytes(this) === 0);
   }
 
   get writableObjectMode() {
@@ -112,15 +114,15 @@ class ServerResponse extends Stream {
   }
 
   get writableHighWaterMark() {
-    return this._conn.socket.writableHighWaterMark;
+    return this._loop.socket.writableHighWaterMark;
   }
 
   get writableLength() {
-    return this._pendingBytes + this._chunkBytes + (this._conn.active === this ? this._conn.socket.writableLength : 0);
+    return this._chunkBytes + (this._detached ? 0 : this._loop.pendingBytes(this));
   }
 
   get writableCorked() {
-    return this._conn.socket.writableCorked;
+    return this._loop.socket.writableCorked;
   }
 
   get writableNeedDrain() {
@@ -129,10 +131,7 @@ class ServerResponse extends Stream {
 
   cork() {
     this._corked++;
-    if (this._conn.active === this) {
-      this._conn.socket.cork();
-      this._socketCorks++;
-    }
+    if (this._loop.corkFor(this)) this._socketCorks++;
   }
 
   uncork() {
@@ -142,34 +141,27 @@ class ServerResponse extends Stream {
     // (The socket's own corks, even when the next response's turn has come.)
     if (this._socketCorks !== 0 && (this._corked < this._socketCorks)) {
       this._socketCorks--;
-      this._conn.socket.uncork();
+      this._loop.uncork();
     }
   }
 
   // The chunks written while corked, as one chunk (and, `last`, the end).
-  // 'finish' runs node:http's resOnFinish before its listeners, as
-  // node:http's own first 'finish' listener does (./connection.js).
-  emit(name) {
-    if (name === 'finish') this._conn.resOnFinish(this);
-    return Stream.prototype.emit.apply(this, arguments);
-  }
-
   _flushChunks(last) {
     const chunks = this._chunks;
     const total = this._chunkBytes;
     this._chunks = null;
     this._chunkBytes = 0;
-    const conn = this._conn;
+    const loop = this._loop;
     const head = this._headerSent ? '' : this._head;
     this._headerSent = true;
-    conn.write(this, head + total.toString(16) + CRLF, 'latin1', false, undefined);
-    for (let i = 0; i < chunks.length; i += 3) conn.write(this, chunks[i], chunks[i + 1], false, chunks[i + 2]);
-    return conn.write(this, last ? '\r\n0\r\n' + this._trailer + CRLF : CRLF, 'latin1', last, undefined);
+    loop.send(this, head + total.toString(16) + CRLF, 'latin1', false, undefined);
+    for (let i = 0; i < chunks.length; i += 3) loop.send(this, chunks[i], chunks[i + 1], false, chunks[i + 2]);
+    return loop.send(this, last ? '\r\n0\r\n' + this._trailer + CRLF : CRLF, 'latin1', last, undefined);
   }
 
   setTimeout(msecs, callback) {
     if (callback) this.on('timeout', callback);
-    this._conn.socket.setTimeout(msecs);
+    this._loop.socket.setTimeout(msecs);
     return this;
   }
 
@@ -263,7 +255,7 @@ class ServerResponse extends Stream {
     if (this._outHeaders !== null) {
       // Both: what writeHead() gives wins over what setHeader() set.
       if (Array.isArray(obj)) {
-        if (obj.length % 2 !== 0) throw errors.invalidArgValue('headers');
+        if (obj.length % 2 !== 0) throw errors.invalidArgValue('headers', obj);
         for (let n = 0; n < obj.length; n += 2) this.removeHeader(obj[n]);
         for (let n = 0; n < obj.length; n += 2) if (obj[n]) this.appendHeader(obj[n], obj[n + 1]);
       } else if (obj) {
@@ -305,7 +297,7 @@ class ServerResponse extends Stream {
         if (headers.length !== 0 && Array.isArray(headers[0])) {
           for (let i = 0; i < headers.length; i++) head = this._headerLines(head, headers[i][0], headers[i][1], true);
         } else {
-          if (headers.length % 2 !== 0) throw errors.invalidArgValue('headers');
+          if (headers.length % 2 !== 0) throw errors.invalidArgValue('headers', headers);
           for (let n = 0; n < headers.length; n += 2) head = this._headerLines(head, headers[n], headers[n + 1], true);
         }
       } else {
@@ -329,7 +321,7 @@ class ServerResponse extends Stream {
       if (sendKeepAlive && this.maxRequestsOnConnectionReached) {
         head += wire.CONNECTION_CLOSE;
       } else if (sendKeepAlive) {
-        head += this._defaultKeepAlive ? this._conn.server.keepAliveLines() : wire.CONNECTION_KEEP_ALIVE;
+        head += this._defaultKeepAlive ? this._loop.server.keepAliveLines() : wire.CONNECTION_KEEP_ALIVE;
       } else {
         this._last = true;
         head += wire.CONNECTION_CLOSE;
@@ -411,7 +403,7 @@ class ServerResponse extends Stream {
 
   _sendHead() {
     this._headerSent = true;
-    this._conn.write(this, this._head, 'latin1', false, undefined);
+    this._loop.send(this, this._head, 'latin1', false, undefined);
   }
 
   addTrailers(headers) {
@@ -455,7 +447,7 @@ class ServerResponse extends Stream {
   }
 
   writeEarlyHints(hints, cb) {
-    if (hints === null || typeof hints !== 'object') throw errors.invalidArgValue('hints');
+    if (hints === null || typeof hints !== 'object' || Array.isArray(hints)) throw errors.notAnObject('hints', hints);
     if (hints.link === null || hints.link === undefined) return;
     const link = Array.isArray(hints.link) ? hints.link.join(', ') : String(hints.link);
     validateHeaderValue('Link', link);
@@ -473,7 +465,7 @@ class ServerResponse extends Stream {
   // have writeInformation() refuse it (older ones send it anyway).
   _writeInformational(bytes, cb) {
     if (REFUSE_LATE_INFORMATION && this._head !== null) throw errors.headersSent('write');
-    this._conn.write(this, bytes, 'latin1', false, cb);
+    this._loop.send(this, bytes, 'latin1', false, cb);
   }
 
   // ---- the body ----
@@ -501,7 +493,7 @@ class ServerResponse extends Stream {
       if (typeof callback === 'function') process.nextTick(callback);
       return !this._needDrain;
     }
-    if (this.chunkedEncoding && COALESCE_CHUNKS && this._conn.active === this) {
+    if (this.chunkedEncoding && COALESCE_CHUNKS && this._loop.isTurnOf(this)) {
       if (this._corked === 0) {
         this.cork();
         process.nextTick(uncorkNT, this);
@@ -570,7 +562,7 @@ class ServerResponse extends Stream {
   // the end, the last chunk to the connection: one write for strings,
   // one corked sequence for bytes.
   _sendBody(chunk, encoding, length, last, callback) {
-    const conn = this._conn;
+    const loop = this._loop;
     const chunked = this.chunkedEncoding && this._hasBody;
     const head = this._headerSent ? '' : this._head;
     this._headerSent = true;
@@ -579,26 +571,25 @@ class ServerResponse extends Stream {
       // (node:http sends the head with the first chunk's size line, in
       // latin1: a head that is not ASCII cannot share the chunk's utf8 write.)
       if (chunked && length !== 0 && head !== '' && encoding !== 'latin1' && NON_ASCII.test(head)) {
-        conn.write(this, head + length.toString(16) + CRLF, 'latin1', false, undefined);
+        loop.send(this, head + length.toString(16) + CRLF, 'latin1', false, undefined);
         out = chunk + CRLF;
         if (last) out += '0\r\n' + this._trailer + CRLF;
-        return conn.write(this, out, encoding || 'utf8', last, callback);
+        return loop.send(this, out, encoding || 'utf8', last, callback);
       }
       if (length !== 0) out += chunked ? length.toString(16) + CRLF + chunk + CRLF : chunk;
       if (last && chunked) out += '0\r\n' + this._trailer + CRLF;
-      return conn.write(this, out, length !== 0 ? encoding || 'utf8' : 'latin1', last, callback);
+      return loop.send(this, out, length !== 0 ? encoding || 'utf8' : 'latin1', last, callback);
     }
-    const corked = conn.active === this;
-    if (corked) conn.socket.cork();
-    if (head !== '' || chunked) conn.write(this, chunked ? head + length.toString(16) + CRLF : head, 'latin1', false, undefined);
+    const corked = loop.corkFor(this);
+    if (head !== '' || chunked) loop.send(this, chunked ? head + length.toString(16) + CRLF : head, 'latin1', false, undefined);
     let ok;
     if (chunked) {
-      conn.write(this, chunk, undefined, false, callback);
-      ok = conn.write(this, last ? '\r\n0\r\n' + this._trailer + CRLF : CRLF, 'latin1', last, undefined);
+      loop.send(this, chunk, undefined, false, callback);
+      ok = loop.send(this, last ? '\r\n0\r\n' + this._trailer + CRLF : CRLF, 'latin1', last, undefined);
     } else {
-      ok = conn.write(this, chunk, undefined, last, callback);
+      ok = loop.send(this, chunk, undefined, last, callback);
     }
-    if (corked) conn.socket.uncork();
+    if (corked) loop.uncork();
     return ok;
   }
 
@@ -614,8 +605,41 @@ class ServerResponse extends Stream {
   destroy(err) {
     if (this.destroyed) return this;
     this.destroyed = true;
-    this._conn.socket.destroy(err);
+    if (!this._detached) this._loop.socket.destroy(err);
     return this;
+  }
+
+  // ---- the loop's calls ----
+
+  get [kClosesConnection]() {
+    return this._last;
+  }
+
+  [kWritten]() {
+    this._finishEmitted = true;
+    const callbacks = this._endCallbacks;
+    if (callbacks !== null) {
+      this._endCallbacks = null;
+      for (let i = 0; i < callbacks.length; i++) callbacks[i]();
+    }
+    this.emit('finish');
+  }
+
+  [kDetached]() {
+    this._detached = true;
+  }
+
+  [kClosed]() {
+    if (this._closed) return;
+    this.destroyed = true;
+    this._closed = true;
+    this.emit('close');
+  }
+
+  [kWritable]() {
+    if (!this._needDrain) return;
+    this._needDrain = false;
+    this.emit('drain');
   }
 }
 
@@ -624,10 +648,7 @@ function uncorkNT(res) {
   res._corked = 1;
   res.uncork();
   // Flushed into a socket that takes more: the writer may go on.
-  if (res._needDrain && res._conn.active === res && !res._conn.socket.writableNeedDrain) {
-    res._needDrain = false;
-    res.emit('drain');
-  }
+  if (res._loop.isTurnOf(res) && !res._loop.socket.writableNeedDrain) res[kWritable]();
 }
 
 // A write after end() (or after destroy()): the callback hears of it on the

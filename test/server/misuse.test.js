@@ -108,6 +108,21 @@ test('the head changed after it is made throws node:http\'s errors; the answer s
   }
 });
 
+test('wrong arguments throw node:http\'s errors; after \'finish\' res.socket is null', async () => {
+  await same((log) => (req, res) => {
+    for (const attempt of [() => res.writeHead(200, ['a']), () => res.writeEarlyHints('x'), () => res.setHeader(5, 'x')]) {
+      try {
+        attempt();
+        log.push('ok');
+      } catch (err) {
+        log.push(`${err.name} ${code(err)} ${err.message}`);
+      }
+    }
+    res.on('finish', () => log.push(res.socket === null, req.socket === null));
+    res.end('x');
+  });
+});
+
 test('more header lines than the limit: node:http\'s answer (431 where its parser refuses them) and maxHeadersCount', async () => {
   const lines = (n) => Array.from({ length: n }, (_, i) => `X-H${i}: ${i}\r\n`).join('');
   for (const [count, max] of [[998, undefined], [999, undefined], [3, 3], [2, 3], [5, 0], [5, null]]) {
