@@ -1,46 +1,85 @@
 'use strict';
 // The request of llhttp-napi/server: what node:http's IncomingMessage gives a
-// request handler, made by the connection loop (./connection.js) at the end
-// of each head. Its headers come from the parser in one batch
+// request handler, opened by the connection loop (./connection.js) at the
+// end of each head. Its headers come from the parser in one batch
 // (getAllHeaders()) when first read; `rawHeaders` is that batch. The body is
-// a Readable fed by the loop; a consumer that falls behind stops the
-// socket's reads (see _read()).
+// a Readable fed by the loop; a reader that falls behind stops the socket's
+// reads until it asks for more.
 
 const { Readable } = require('node:stream');
 const { addHeaderLine } = require('./headers');
+const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered } = require('./seam');
 
 const HTTP_1_1 = '1.1';
-const ABORTED = 'aborted';
 
 class ServerRequest extends Readable {
-  // `conn`: the connection loop's state (./connection.js).
-  constructor(conn, major, minor, method, url, upgrade) {
+  constructor(socket) {
     super();
-    this.socket = conn.socket;
-    this.httpVersionMajor = major;
-    this.httpVersionMinor = minor;
-    this.httpVersion = major === 1 && minor === 1 ? HTTP_1_1 : `${major}.${minor}`;
-    this.method = method;
-    this.url = url;
-    this.upgrade = upgrade;
+    this.socket = socket;
+    this.httpVersionMajor = 1;
+    this.httpVersionMinor = 1;
+    this.httpVersion = HTTP_1_1;
+    this.method = null;
+    this.url = '';
+    this.upgrade = false;
     this.complete = false;
     this.aborted = false;
-    this.joinDuplicateHeaders = conn.server.joinDuplicateHeaders === true;
-    this._conn = conn;
-    // [name, value, ...] once taken from the parser (see rawPairs()).
-    this._rawHeaders = null;
+    this.joinDuplicateHeaders = false;
+    this._loop = null;
+    this._rawHeaders = null;      // [name, value, ...] once taken (see rawPairs())
     this._headers = null;
     this._rawTrailers = null;
     this._trailers = null;
-    this._consuming = false;
-    this._dumped = false;
+    this._reading = false;        // someone read (node:http's _consuming)
+    this._discarding = false;     // the body goes unread (node:http's _dumped)
   }
 
-  // The head's pairs. While the parser is still on this message they come
-  // from it (lazy mode keeps them until the next message begins); the loop
-  // takes them at the message's end for later readers.
+  [kOpenRequest](loop, major, minor, method, url, upgrade) {
+    this._loop = loop;
+    this.httpVersionMajor = major;
+    this.httpVersionMinor = minor;
+    if (major !== 1 || minor !== 1) this.httpVersion = `${major}.${minor}`;
+    this.method = method;
+    this.url = url;
+    this.upgrade = upgrade;
+    this.joinDuplicateHeaders = loop.server.joinDuplicateHeaders === true;
+  }
+
+  // ---- the loop's calls ----
+
+  // A piece of the body; false when the reader is behind.
+  [kBodyChunk](chunk) {
+    return this._discarding || this.push(chunk);
+  }
+
+  [kBodyEnd](rawHeaders, rawTrailers) {
+    if (this._rawHeaders === null) this._rawHeaders = rawHeaders;
+    if (rawTrailers !== null && rawTrailers.length !== 0) this._rawTrailers = rawTrailers;
+    this.complete = true;
+    this.push(null);
+  }
+
+  // The response finished: a body nobody reads is discarded. One fully
+  // received and never read just ends (no flowing tick); one still
+  // arriving is dropped as it arrives.
+  [kAnswered]() {
+    if (this._reading || this._readableState.resumeScheduled || this._discarding) return;
+    this._discarding = true;
+    this.removeAllListeners('data');
+    const state = this._readableState;
+    if (this.complete && state.flowing === null && state.ended && state.length === 0 && !state.destroyed) {
+      this.read(0);
+    } else {
+      this.resume();
+    }
+  }
+
+  // ---- the head ----
+
+  // The head's pairs: from the parser while it is on this message, kept
+  // from the message's end on.
   rawPairs() {
-    if (this._rawHeaders === null) this._rawHeaders = this._conn.parser.getAllHeaders();
+    if (this._rawHeaders === null) this._rawHeaders = this._loop.headPairs();
     return this._rawHeaders;
   }
 
@@ -55,10 +94,10 @@ class ServerRequest extends Readable {
   get headers() {
     if (this._headers === null) {
       const raw = this.rawPairs();
-      const headers = {};
-      const join = this.joinDuplicateHeaders;
-      for (let i = 0; i < raw.length; i += 2) addHeaderLine(headers, raw[i], raw[i + 1], join);
-      this._headers = headers;
+      // (node:http's maxHeadersCount: the pairs beyond it stay out of
+      // `headers`; lines whose parser refuses them never have them.)
+      const max = this._loop.headerPairLimit();
+      this._headers = headersObject(raw, max > 0 && raw.length > max ? max : raw.length, this.joinDuplicateHeaders);
     }
     return this._headers;
   }
@@ -81,7 +120,7 @@ class ServerRequest extends Readable {
   // The first value of header `name` (any case), or undefined; makes no
   // other string while the parser is on this message.
   getHeader(name) {
-    if (this._rawHeaders === null && this._conn.current === this) return this._conn.parser.getHeader(name);
+    if (this._rawHeaders === null && this._loop.isParsing(this)) return this._loop.headerValue(name);
     const raw = this.rawPairs();
     const lower = String(name).toLowerCase();
     for (let i = 0; i < raw.length; i += 2) {
@@ -97,9 +136,7 @@ class ServerRequest extends Readable {
   get trailers() {
     if (this._trailers === null) {
       const raw = this.rawTrailers;
-      const trailers = {};
-      for (let i = 0; i < raw.length; i += 2) addHeaderLine(trailers, raw[i], raw[i + 1], this.joinDuplicateHeaders);
-      this._trailers = trailers;
+      this._trailers = headersObject(raw, raw.length, this.joinDuplicateHeaders);
     }
     return this._trailers;
   }
@@ -114,41 +151,35 @@ class ServerRequest extends Readable {
     return this;
   }
 
-  // Reading again: the socket may go on (it stopped when a push() found the
-  // buffer full).
+  // ---- the Readable ----
+
+  // A reader wants more: the loop may read the socket again.
   _read() {
-    if (!this._consuming) {
+    if (!this._reading) {
       this._readableState.readingMore = false;
-      this._consuming = true;
+      this._reading = true;
     }
-    this._conn.bodyWanted();
+    this._loop.bodyWanted();
   }
 
-  // The response ended and nobody read this body: what is left is
-  // discarded. A body fully received and never read just ends (no flowing
-  // tick); one still arriving is dropped as it arrives.
-  _dump() {
-    if (this._dumped) return;
-    this._dumped = true;
-    this.removeAllListeners('data');
-    const state = this._readableState;
-    if (this.complete && state.flowing === null && state.ended && state.length === 0 && !state.destroyed) {
-      this.read(0);
-    } else {
-      this.resume();
-    }
-  }
-
+  // Destroyed before its message was complete and read: aborted, and the
+  // connection goes with it. (As node:http: an error nobody listens for is
+  // not raised.)
   _destroy(err, cb) {
     if (!this.readableEnded || !this.complete) {
       this.aborted = true;
-      this.emit(ABORTED);
+      this.emit('aborted');
       const socket = this.socket;
       if (socket !== null && !socket.destroyed) socket.destroy(err);
     }
-    // (As node:http: an error nobody listens for is not raised.)
     cb(err !== null && err !== undefined && this.listenerCount('error') > 0 ? err : null);
   }
+}
+
+function headersObject(raw, end, join) {
+  const out = {};
+  for (let i = 0; i < end; i += 2) addHeaderLine(out, raw[i], raw[i + 1], join);
+  return out;
 }
 
 module.exports = { ServerRequest };
