@@ -9,7 +9,6 @@
 // where lines differ: docs/node-http.md, "Connection tracking".
 
 const hooks = require('./parser-hooks');
-const { nowMs } = require('./clock');
 const rules = require('./connection-rules');
 
 const lists = new WeakMap();
@@ -127,5 +126,4 @@ function untrack(parser, list) {
   if (members !== undefined) members.delete(parser);
 }
 
-// (nowMs: until lib/server/ takes it from ./clock.)
-module.exports = { track, untrack, nowMs };
+module.exports = { track, untrack };

@@ -19,6 +19,11 @@ export interface ServerRequest extends http.IncomingMessage {
 /** The response: node:http's ServerResponse API. */
 export type ServerResponse = http.ServerResponse<ServerRequest>;
 
+/** The request class: the base of a class given as the IncomingMessage option. */
+export const IncomingMessage: new (socket: import('node:net').Socket) => ServerRequest;
+/** The response class: the base of a class given as the ServerResponse option. */
+export const ServerResponse: new (req: ServerRequest) => ServerResponse;
+
 export type RequestListener = (req: ServerRequest, res: ServerResponse) => void;
 
 /** A net.Server with node:http's server API (properties, methods, events). */

@@ -7,6 +7,8 @@
 const net = require('node:net');
 const tls = require('node:tls');
 const { onConnection, kConnectionsSet } = require('./connection');
+const { ServerRequest } = require('./request');
+const { ServerResponse } = require('./response');
 const { splitArguments, readOptions, applyOptions } = require('./options');
 const { timeoutDeadlines } = require('../connection-rules');
 
@@ -19,29 +21,14 @@ const kKeepAliveLines = Symbol('llhttp-napi/server keep-alive lines');
 
 const TLS_KEYS = ['key', 'cert', 'pfx', 'ca', 'SNICallback', 'secureContext', 'passphrase'];
 
-// The header fields node:http's parsers take while maxHeadersCount is null
-// (2,000 pairs); more get 431.
-const DEFAULT_HEADER_PAIRS = 2000;
-
 // What both constructors do once the base exists.
 function configure(server, reference, options, handler) {
   applyOptions(server, reference, options);
   server[kConnectionsSet] = new Set();
   server[kKeepAliveLines] = null;
-  server.on(server instanceof tls.Server ? 'secureConnection' : 'connection', onServerConnection);
+  server.on(server instanceof tls.Server ? 'secureConnection' : 'connection', onConnection);
   server.on('listening', startChecking);
   if (typeof handler === 'function') server.on('request', handler);
-}
-
-// A new connection: the loop takes it (./connection.js), with the server's
-// limits of the moment (maxHeadersCount may be set at any time, as with
-// node:http, and applies to the connections opened after).
-function onServerConnection(socket) {
-  onConnection.call(this, socket);
-  const parser = socket.parser;
-  if (parser) {
-    parser.maxHeaderPairs = typeof this.maxHeadersCount === 'number' ? this.maxHeadersCount << 1 : DEFAULT_HEADER_PAIRS;
-  }
 }
 
 // Every connectionsCheckingInterval ms: headersTimeout and requestTimeout,
@@ -193,4 +180,6 @@ function fastifyServerFactory(handler, opts = {}) {
   return server;
 }
 
-module.exports = { createServer, Server, SecureServer, fastifyServerFactory };
+module.exports = { createServer, Server, SecureServer, fastifyServerFactory,
+  // The base classes of the IncomingMessage / ServerResponse options.
+  IncomingMessage: ServerRequest, ServerResponse };

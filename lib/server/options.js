@@ -9,6 +9,7 @@
 // defaults included, are taken from it. docs/server.md, "Options".
 
 const http = require('node:http');
+const { kIncomingMessage, kServerResponse } = require('./seam');
 
 // Taken before anyone (a preload, a test) replaces http.Server with ours.
 const ReferenceServer = http.Server;
@@ -23,8 +24,6 @@ const PUBLIC = ['maxHeaderSize', 'insecureHTTPParser', 'httpValidation', 'reques
 // What node:http keeps under private symbols, under ours.
 const kUniqueHeaders = Symbol('llhttp-napi/server uniqueHeaders');
 const kOptimizeEmptyRequests = Symbol('llhttp-napi/server optimizeEmptyRequests');
-const kRequestClass = Symbol('llhttp-napi/server IncomingMessage');
-const kResponseClass = Symbol('llhttp-napi/server ServerResponse');
 const PRIVATE = [['kUniqueHeaders', kUniqueHeaders], ['OptimizeEmptyRequestsOption', kOptimizeEmptyRequests]];
 
 // The options argument of new Server(options, handler) / createServer():
@@ -52,13 +51,30 @@ function applyOptions(server, reference, options) {
     const ours = PRIVATE.find(([description]) => description === symbol.description);
     if (ours !== undefined) server[ours[1]] = reference[symbol];
   }
-  server[kRequestClass] = options.IncomingMessage || null;
-  server[kResponseClass] = options.ServerResponse || null;
+  // The classes the loop makes requests and responses of (./seam.js).
+  server[kIncomingMessage] = messageClass(options, 'IncomingMessage', require('./request').ServerRequest);
+  server[kServerResponse] = messageClass(options, 'ServerResponse', require('./response').ServerResponse);
   // Set by node:http's constructor, not taken from options.
   server.timeout = 0;
   server.maxHeadersCount = null;
   server.maxRequestsPerSocket = 0;
   server.httpAllowHalfOpen = false;
+}
+
+// The class given as option `name`, or undefined. The loop talks to its
+// messages through the methods of our bases (./seam.js): another class
+// (node:http's own IncomingMessage, a subclass of it) would fail on the first
+// request, so it is refused here (node:http takes any value).
+function messageClass(options, name, Base) {
+  const given = options[name];
+  if (given === undefined || given === null || given === Base) return undefined;
+  if (typeof given !== 'function' || !(given.prototype instanceof Base)) {
+    const err = new TypeError(`The "options.${name}" class must extend llhttp-napi/server's ${name} ` +
+      `(require('llhttp-napi/server').${name}); node:http's cannot run on this server. See docs/server.md.`);
+    err.code = 'ERR_INVALID_ARG_VALUE';
+    throw err;
+  }
+  return given;
 }
 
 // An Express app handed to createServer() would fail on its first request
@@ -77,5 +93,4 @@ function rejectExpress(handler) {
   }
 }
 
-module.exports = { splitArguments, readOptions, applyOptions, rejectExpress, kUniqueHeaders, kOptimizeEmptyRequests,
-  kRequestClass, kResponseClass };
+module.exports = { splitArguments, readOptions, applyOptions, rejectExpress, kUniqueHeaders, kOptimizeEmptyRequests };

@@ -124,3 +124,28 @@ test('maxRequestsPerSocket and timeout set after construction, as node:http', as
   assert.deepStrictEqual(answers[1], answers[0]);
   assert.deepStrictEqual(answers[0], { statuses: ['HTTP/1.1 200', 'HTTP/1.1 200', 'HTTP/1.1 503'], closed: true, timedOut: true });
 });
+
+test('the IncomingMessage and ServerResponse options: subclasses of the exported bases make every message', async () => {
+  class Request extends ours.IncomingMessage {
+    get who() { return `${this.method} ${this.url}`; }
+  }
+  class Response extends ours.ServerResponse {
+    json(value) { this.setHeader('Content-Type', 'application/json'); this.end(JSON.stringify(value)); }
+  }
+  const seen = [];
+  const r = await withServer(ours.createServer, { IncomingMessage: Request, ServerResponse: Response }, (req, res) => {
+    seen.push(req instanceof Request, res instanceof Response, req.who);
+    res.json({ url: req.url });
+  }, (port) => exchange(port, ['GET /a HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n']));
+  assert.deepStrictEqual(seen, [true, true, 'GET /a']);
+  assert.match(r.text, /\{"url":"\/a"\}$/);
+});
+
+test('an IncomingMessage / ServerResponse option that is not ours is refused at once, not at the first request', () => {
+  const http = require('node:http');
+  class Theirs extends http.IncomingMessage {}
+  for (const options of [{ IncomingMessage: Theirs }, { ServerResponse: http.ServerResponse }, { IncomingMessage: 1 }]) {
+    assert.throws(() => ours.createServer(options), { code: 'ERR_INVALID_ARG_VALUE', name: 'TypeError' });
+  }
+  ours.createServer({ IncomingMessage: ours.IncomingMessage, ServerResponse: ours.ServerResponse }).close();
+});
