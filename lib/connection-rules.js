@@ -6,6 +6,7 @@
 // core stamps message begins with. docs/node-http.md, "Connection tracking".
 
 const { nowMs } = require('./clock');
+const { freshConnectionIsIdle } = require('./node-line');
 
 // The deadlines headersTimeout and requestTimeout (ms) give now: a message
 // that began before `headers` without a complete head, or before `request`,
@@ -32,34 +33,10 @@ function hasTimedOut(start, headersCompleted, headersDeadline, requestDeadline) 
 }
 
 // Is a connection idle for closeIdleConnections()? One between two messages
-// is; one that has begun none is where the running line says so (26 on).
+// is; one that has begun none is where the running line says so (26 on:
+// ./node-line.js measures it).
 function isIdle(betweenMessages, begunOne) {
-  return begunOne ? betweenMessages : idleBeforeFirstRequest();
+  return begunOne ? betweenMessages : freshConnectionIsIdle;
 }
 
-// Whether the built-in's ConnectionsList calls a connection that has not
-// begun a request idle: measured once on the running node, with a list of
-// its own (the one a node:http server makes when it starts listening) and
-// one built-in parser in it.
-let freshIdle = null;
-function idleBeforeFirstRequest() {
-  if (freshIdle !== null) return freshIdle;
-  const sample = new (require('node:http').Server)();
-  sample.emit('listening'); // makes its ConnectionsList (and an unref'd checker close() stops)
-  const key = Object.getOwnPropertySymbols(sample).find((s) => s.description === 'http.server.connections');
-  const list = key === undefined ? undefined : sample[key];
-  sample.close(() => {});
-  if (list === undefined) return (freshIdle = false);
-  const { HTTPParser: Builtin } = require('_http_common');
-  const parser = new Builtin();
-  try {
-    parser.initialize(Builtin.REQUEST, {}, 0, 0, list);
-    freshIdle = list.idle().length === 1;
-  } finally {
-    parser.remove();
-    parser.close();
-  }
-  return freshIdle;
-}
-
-module.exports = { timeoutDeadlines, hasTimedOut, isIdle, idleBeforeFirstRequest };
+module.exports = { timeoutDeadlines, hasTimedOut, isIdle };
