@@ -4,16 +4,16 @@
 // llhttp-napi's HTTPParser (./connection.js), with node:http's options,
 // defaults, events and shutdown methods. docs/server.md.
 
+const EventEmitter = require('node:events');
 const net = require('node:net');
 const tls = require('node:tls');
+const { STATUS_CODES } = require('node:http');
 const { onConnection, kConnectionsSet } = require('./connection');
 const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
 const { splitArguments, readOptions, applyOptions } = require('./options');
 const { timeoutDeadlines } = require('../connection-rules');
 
-const EventEmitter = require('node:events');
-const { STATUS_CODES } = require('node:http');
 // node:http's own key of the timeout checker's timer (which tests read), so
 // that a server's checker is found where node:http's is.
 const { kConnectionsCheckingInterval: kCheckTimer } = require('_http_server');
