@@ -118,3 +118,86 @@ module.exports = {
   keepsHandlers,
   fastIncoming: hasFastIncoming(),
 };
+
+// ---- node:http's server, where llhttp-napi/server follows the line ----
+
+const http = require('node:http');
+const { EventEmitter } = require('node:events');
+
+// A connection that has not begun a request counts as idle for
+// closeIdleConnections() (26 on). Measured on the ConnectionsList of a
+// built-in server that never listens, with a built-in parser in it.
+function measureFreshConnectionIsIdle() {
+  const server = new http.Server();
+  server.emit('listening'); // (makes its list and its checker)
+  const symbols = Object.getOwnPropertySymbols(server);
+  const slot = (name) => server[symbols.find((s) => s.description === name)];
+  clearInterval(slot('http.server.connectionsCheckingInterval'));
+  const list = slot('http.server.connections');
+  if (list === undefined || typeof list.idle !== 'function') return false;
+  const parser = new Builtin();
+  try {
+    parser.initialize(Builtin.REQUEST, {}, 0, 0, list);
+    return list.idle().length === 1;
+  } finally {
+    parser.remove();
+    parser.close();
+  }
+}
+
+// A built-in ServerResponse on a socket that takes every write at once;
+// `act(res, writes, order)` runs on it, returning what it found.
+function onBuiltinResponse(act, completeWrites = true) {
+  const writes = [];
+  const socket = Object.assign(new EventEmitter(), {
+    writable: true, destroyed: false, writableLength: 0, writableHighWaterMark: 16384, writableCorked: 0,
+    _writableState: { corked: 0 },
+    cork() { this.writableCorked++; },
+    uncork() { if (this.writableCorked > 0) this.writableCorked--; },
+    write(data, encoding, callback) {
+      writes.push(String(data));
+      if (!completeWrites) return true;
+      if (typeof encoding === 'function') encoding();
+      else if (typeof callback === 'function') callback();
+      return true;
+    },
+  });
+  const res = new http.ServerResponse({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} });
+  res.sendDate = false;
+  res.assignSocket(socket);
+  return act(res, writes);
+}
+
+// end()'s callback runs before the 'finish' listeners (24 on; before, it
+// was a 'finish' listener itself, after those added earlier).
+const endCallbackBeforeFinishListeners = onBuiltinResponse((res) => {
+  const order = [];
+  res.on('finish', () => order.push('listener'));
+  res.end(() => order.push('callback'));
+  return order[0] === 'callback';
+});
+
+// The chunks a chunked response writes within one tick leave as one chunk
+// (24 on: the response corks itself until the next tick).
+const coalescesChunks = onBuiltinResponse((res, writes) => {
+  res.write('a');
+  res.write('b');
+  res.uncork(); // (what the next tick would do)
+  return writes.some((w) => w.endsWith('\r\n\r\n2'));
+});
+
+// writableFinished is true once the socket holds nothing of an ended
+// response, before 'finish' (before 24; from 24 on it turns with 'finish').
+const finishedOnceFlushed = onBuiltinResponse((res) => {
+  res.end('x');
+  return res.writableFinished === true;
+}, false);
+
+Object.assign(module.exports, {
+  freshConnectionIsIdle: measureFreshConnectionIsIdle(),
+  endCallbackBeforeFinishListeners,
+  coalescesChunks,
+  finishedOnceFlushed,
+  // writeInformation(): informational answers, refused once the head is made (24.22 on).
+  hasWriteInformation: typeof http.ServerResponse.prototype.writeInformation === 'function',
+});

@@ -2,6 +2,21 @@
 // The errors llhttp-napi/server throws where node:http throws one of its
 // internal errors: same class, `code` and message.
 
+const { inspect } = require('node:util');
+
+// How node:http's messages name a value of the wrong type.
+function received(value) {
+  if (value === null || value === undefined) return ` Received ${value}`;
+  if (typeof value === 'function') return ` Received function ${value.name}`;
+  if (typeof value === 'object') {
+    const name = value.constructor?.name;
+    return name ? ` Received an instance of ${name}` : ` Received ${inspect(value, { depth: -1 })}`;
+  }
+  let shown = inspect(value, { colors: false });
+  if (shown.length > 28) shown = `${shown.slice(0, 25)}...`;
+  return ` Received type ${typeof value} (${shown})`;
+}
+
 function make(Base, code, message) {
   const err = new Base(message);
   err.code = code;
@@ -20,9 +35,15 @@ module.exports = {
     `Cannot call ${method} after a stream was destroyed`),
   nullValues: () => make(TypeError, 'ERR_STREAM_NULL_VALUES', 'May not write null values to stream'),
   invalidChunk: (chunk) => make(TypeError, 'ERR_INVALID_ARG_TYPE',
-    'The "chunk" argument must be of type string or an instance of Buffer or Uint8Array.' +
-    ` Received ${chunk === undefined ? 'undefined' : typeof chunk}`),
-  invalidArgValue: (name) => make(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument '${name}' is invalid.`),
+    'The "chunk" argument must be of type string or an instance of Buffer or Uint8Array.' + received(chunk)),
+  notAString: (name, value) => make(TypeError, 'ERR_INVALID_ARG_TYPE',
+    `The "${name}" argument must be of type string.` + received(value)),
+  alreadyFinished: (method) => make(Error, 'ERR_STREAM_ALREADY_FINISHED',
+    `Cannot call ${method} after a stream was finished`),
+  invalidArgValue: (name, value) => make(TypeError, 'ERR_INVALID_ARG_VALUE',
+    `The argument '${name}' is invalid. Received ${inspect(value)}`),
+  notAnObject: (name, value) => make(TypeError, 'ERR_INVALID_ARG_TYPE',
+    `The "${name}" argument must be of type object.` + received(value)),
   requestTimeout: () => make(Error, 'ERR_HTTP_REQUEST_TIMEOUT', 'Request timeout'),
   connectionReset: () => {
     const err = make(Error, 'ECONNRESET', 'aborted');

@@ -1,46 +1,106 @@
 'use strict';
 // The request of llhttp-napi/server: what node:http's IncomingMessage gives a
-// request handler, made by the connection loop (./connection.js) at the end
-// of each head. Its headers come from the parser in one batch
+// request handler, opened by the connection loop (./connection.js) at the
+// end of each head. Its headers come from the parser in one batch
 // (getAllHeaders()) when first read; `rawHeaders` is that batch. The body is
-// a Readable fed by the loop; a consumer that falls behind stops the
-// socket's reads (see _read()).
+// a Readable fed by the loop; a reader that falls behind stops the socket's
+// reads until it asks for more. A request pays for the Readable only when
+// used: its state is made on the first piece of body or the first use of
+// the stream (a listener, read(), pipe(), for await, setEncoding(), a
+// readable* or destroyed property); until then the request is a plain
+// event emitter with the Readable's methods, and a body-less request
+// answered without that never makes one.
 
-const { Readable } = require('node:stream');
+const Stream = require('node:stream');
+const { Readable } = Stream;
 const { addHeaderLine } = require('./headers');
+const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered } = require('./seam');
 
 const HTTP_1_1 = '1.1';
-const ABORTED = 'aborted';
 
-class ServerRequest extends Readable {
-  // `conn`: the connection loop's state (./connection.js).
-  constructor(conn, major, minor, method, url, upgrade) {
+// (A Stream, not a Readable, is constructed: see makeReadable() below.)
+class ServerRequest extends Stream {
+  constructor(socket) {
     super();
-    this.socket = conn.socket;
-    this.httpVersionMajor = major;
-    this.httpVersionMinor = minor;
-    this.httpVersion = major === 1 && minor === 1 ? HTTP_1_1 : `${major}.${minor}`;
-    this.method = method;
-    this.url = url;
-    this.upgrade = upgrade;
+    this.socket = socket;
+    this.httpVersionMajor = 1;
+    this.httpVersionMinor = 1;
+    this.httpVersion = HTTP_1_1;
+    this.method = null;
+    this.url = '';
+    this.upgrade = false;
     this.complete = false;
     this.aborted = false;
-    this.joinDuplicateHeaders = conn.server.joinDuplicateHeaders === true;
-    this._conn = conn;
-    // [name, value, ...] once taken from the parser (see rawPairs()).
-    this._rawHeaders = null;
+    this.joinDuplicateHeaders = false;
+    this._loop = null;
+    this._rawHeaders = null;      // [name, value, ...] once taken (see rawPairs())
     this._headers = null;
     this._rawTrailers = null;
     this._trailers = null;
-    this._consuming = false;
-    this._dumped = false;
+    this._reading = false;        // someone read (node:http's _consuming)
+    this._discarding = false;     // the body goes unread (node:http's _dumped)
+    this._hasReadable = false;    // its Readable state is made
+    this._settled = false;        // unused, discarded, and as node:http's would be by now: ended and closed
   }
 
-  // The head's pairs. While the parser is still on this message they come
-  // from it (lazy mode keeps them until the next message begins); the loop
-  // takes them at the message's end for later readers.
+  [kOpenRequest](loop, major, minor, method, url, upgrade) {
+    this._loop = loop;
+    this.httpVersionMajor = major;
+    this.httpVersionMinor = minor;
+    if (major !== 1 || minor !== 1) this.httpVersion = `${major}.${minor}`;
+    this.method = method;
+    this.url = url;
+    this.upgrade = upgrade;
+    this.joinDuplicateHeaders = loop.server.joinDuplicateHeaders === true;
+  }
+
+  // ---- the loop's calls ----
+
+  // A piece of the body; false when the reader is behind.
+  [kBodyChunk](chunk) {
+    return this._discarding || this.push(chunk);
+  }
+
+  [kBodyEnd](rawHeaders, rawTrailers) {
+    if (this._rawHeaders === null) this._rawHeaders = rawHeaders;
+    if (rawTrailers !== null && rawTrailers.length !== 0) this._rawTrailers = rawTrailers;
+    this.complete = true;
+    // (Without a Readable yet, makeReadable() ends the one it makes.)
+    if (this._hasReadable) this.push(null);
+    else if (this._discarding) settleSoon(this);
+  }
+
+  // The response finished: a body nobody reads is discarded.
+  [kAnswered]() {
+    if (!this._hasReadable) {
+      // Nobody used the stream: what body comes is dropped as it comes.
+      this._discarding = true;
+      if (this.complete) settleSoon(this);
+      return;
+    }
+    if (this._reading || this._readableState.resumeScheduled || this._discarding) return;
+    this._discarding = true;
+    this.removeAllListeners('data');
+    this._drain();
+  }
+
+  // A body fully received just ends (no flowing tick); one still arriving
+  // flows away.
+  _drain() {
+    const state = this._readableState;
+    if (this.complete && state.flowing === null && state.ended && state.length === 0 && !state.destroyed) {
+      this.read(0);
+    } else {
+      this.resume();
+    }
+  }
+
+  // ---- the head ----
+
+  // The head's pairs: from the parser while it is on this message, kept
+  // from the message's end on.
   rawPairs() {
-    if (this._rawHeaders === null) this._rawHeaders = this._conn.parser.getAllHeaders();
+    if (this._rawHeaders === null) this._rawHeaders = this._loop.headPairs();
     return this._rawHeaders;
   }
 
@@ -55,10 +115,10 @@ class ServerRequest extends Readable {
   get headers() {
     if (this._headers === null) {
       const raw = this.rawPairs();
-      const headers = {};
-      const join = this.joinDuplicateHeaders;
-      for (let i = 0; i < raw.length; i += 2) addHeaderLine(headers, raw[i], raw[i + 1], join);
-      this._headers = headers;
+      // (node:http's maxHeadersCount: the pairs beyond it stay out of
+      // `headers`; lines whose parser refuses them never have them.)
+      const max = this._loop.headerPairLimit();
+      this._headers = headersObject(raw, max > 0 && raw.length > max ? max : raw.length, this.joinDuplicateHeaders);
     }
     return this._headers;
   }
@@ -81,7 +141,7 @@ class ServerRequest extends Readable {
   // The first value of header `name` (any case), or undefined; makes no
   // other string while the parser is on this message.
   getHeader(name) {
-    if (this._rawHeaders === null && this._conn.current === this) return this._conn.parser.getHeader(name);
+    if (this._rawHeaders === null && this._loop.isParsing(this)) return this._loop.headerValue(name);
     const raw = this.rawPairs();
     const lower = String(name).toLowerCase();
     for (let i = 0; i < raw.length; i += 2) {
@@ -97,9 +157,7 @@ class ServerRequest extends Readable {
   get trailers() {
     if (this._trailers === null) {
       const raw = this.rawTrailers;
-      const trailers = {};
-      for (let i = 0; i < raw.length; i += 2) addHeaderLine(trailers, raw[i], raw[i + 1], this.joinDuplicateHeaders);
-      this._trailers = trailers;
+      this._trailers = headersObject(raw, raw.length, this.joinDuplicateHeaders);
     }
     return this._trailers;
   }
@@ -114,41 +172,84 @@ class ServerRequest extends Readable {
     return this;
   }
 
-  // Reading again: the socket may go on (it stopped when a push() found the
-  // buffer full).
+  // ---- the Readable ----
+
+  // A reader wants more: the loop may read the socket again.
   _read() {
-    if (!this._consuming) {
+    if (!this._reading) {
       this._readableState.readingMore = false;
-      this._consuming = true;
+      this._reading = true;
     }
-    this._conn.bodyWanted();
+    this._loop.bodyWanted();
   }
 
-  // The response ended and nobody read this body: what is left is
-  // discarded. A body fully received and never read just ends (no flowing
-  // tick); one still arriving is dropped as it arrives.
-  _dump() {
-    if (this._dumped) return;
-    this._dumped = true;
-    this.removeAllListeners('data');
-    const state = this._readableState;
-    if (this.complete && state.flowing === null && state.ended && state.length === 0 && !state.destroyed) {
-      this.read(0);
-    } else {
-      this.resume();
-    }
-  }
-
+  // Destroyed before its message was complete and read: aborted, and the
+  // connection goes with it. (As node:http: an error nobody listens for is
+  // not raised.)
   _destroy(err, cb) {
     if (!this.readableEnded || !this.complete) {
       this.aborted = true;
-      this.emit(ABORTED);
+      this.emit('aborted');
       const socket = this.socket;
       if (socket !== null && !socket.destroyed) socket.destroy(err);
     }
-    // (As node:http: an error nobody listens for is not raised.)
     cb(err !== null && err !== undefined && this.listenerCount('error') > 0 ? err : null);
   }
+}
+
+// The Readable behind a request, made on first use: Readable's constructor
+// runs on the request (its listeners stay), and what the loop said before
+// is said again (the end of the body, an unread body discarded).
+function makeReadable(req) {
+  req._hasReadable = true;
+  Readable.call(req);
+  const state = req._readableState;
+  if (req._settled) {
+    // (node:http's emitted 'end' and 'close' to nobody ticks ago.)
+    state.ended = state.endEmitted = true;
+    state.destroyed = state.closed = state.closeEmitted = true;
+  } else {
+    if (req.complete) req.push(null);
+    if (req._discarding) req._drain();
+  }
+  return state;
+}
+
+// A request answered, its body complete and unused, is settled on the
+// next tick (one tick for all of those of a tick): a Readable made after
+// that is ended and closed already, as node:http's request is by then.
+let settling = null;
+
+function settleSoon(req) {
+  if (settling === null) {
+    settling = [];
+    process.nextTick(settleAll);
+  }
+  settling.push(req);
+}
+
+function settleAll() {
+  const requests = settling;
+  settling = null;
+  for (let i = 0; i < requests.length; i++) requests[i]._settled = true;
+}
+
+Object.setPrototypeOf(ServerRequest.prototype, Readable.prototype);
+Object.defineProperty(ServerRequest.prototype, '_readableState', {
+  get() {
+    return makeReadable(this);
+  },
+  // (Readable's constructor assigns it: from then on it is the request's own.)
+  set(state) {
+    Object.defineProperty(this, '_readableState', { value: state, writable: true, enumerable: true, configurable: true });
+  },
+  configurable: true,
+});
+
+function headersObject(raw, end, join) {
+  const out = {};
+  for (let i = 0; i < end; i += 2) addHeaderLine(out, raw[i], raw[i + 1], join);
+  return out;
 }
 
 module.exports = { ServerRequest };

@@ -7,97 +7,68 @@
 // when this response's turn has come (pipelining) or keeps them until then.
 // A response whose body is known when it ends leaves in one write.
 
-const Stream = require('node:stream');
-const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
+const { validateHeaderName, validateHeaderValue } = require('node:http');
+const { OutgoingHead } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
+const { kOpenResponse, kClosesConnection, kWritten, kDetached, kClosed, kWritable } = require('./seam');
 
 const CRLF = '\r\n';
-const RE_CONN_CLOSE = /(?:^|\W)close(?:$|\W)/i;
-const RE_TE_CHUNKED = /(?:^|\W)chunked(?:$|\W)/i;
-const RE_INVALID_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
 const NON_ASCII = /[^\x00-\x7f]/;
 
-// What the head being built says (bits of _headState).
-const HAS_CONNECTION = 1;
-const HAS_CONTENT_LENGTH = 2;
-const HAS_TE = 4;
-const HAS_DATE = 8;
-const HAS_TRAILER = 16;
-
-// From 24 on, end()'s callback runs before the 'finish' listeners (before,
-// it was one of them), and the chunks written in one tick leave as one
-// chunk (a response corks itself until the next tick).
-const FROM_24 = Number(process.versions.node.split('.')[0]) >= 24;
-const END_CALLBACKS_FIRST = FROM_24;
-const COALESCE_CHUNKS = FROM_24;
+// Where node:http differs between lines (measured on the built-in).
+const line = require('../node-line');
+const END_CALLBACKS_FIRST = line.endCallbackBeforeFinishListeners;
+const COALESCE_CHUNKS = line.coalescesChunks;
+const REFUSE_LATE_INFORMATION = line.hasWriteInformation;
+const FINISHED_ONCE_FLUSHED = line.finishedOnceFlushed;
 
 function isFlatString(encoding) {
   return encoding === undefined || encoding === null || encoding === 'utf8' || encoding === 'utf-8' ||
     encoding === 'latin1';
 }
 
-class ServerResponse extends Stream {
-  constructor(conn, req, keepAlive) {
-    super();
+class ServerResponse extends OutgoingHead {
+  constructor(req) {
+    super(req);
     this.req = req;
-    this._conn = conn;
-    this.statusCode = 200;
-    this.statusMessage = undefined;
-    this.sendDate = true;
-    this.shouldKeepAlive = keepAlive;
-    this.useChunkedEncodingByDefault = true;
-    this.chunkedEncoding = false;
-    this.maxRequestsOnConnectionReached = false;
+    this._loop = null;
+    this._detached = false;         // its turn is over: no socket
     this.writable = true;
     this.destroyed = false;
     this.finished = false;          // end() called (writableEnded)
-    this.writableFinished = false;  // its bytes went to the socket: 'finish' emitted
-    this._outHeaders = null;        // lowercase name -> [name, value]
-    this._head = null;              // the head, once built
-    this._headerSent = false;       // ... and handed to the socket (or queued)
-    this._headState = 0;
-    this._hasBody = req.method !== 'HEAD';
-    this._contentLength = null;
-    this._last = false;
-    this._defaultKeepAlive = true;
-    this._removedConnection = false;
-    this._removedContLen = false;
-    this._removedTE = false;
-    this._expect_continue = false;
-    this._sent100 = false;
-    this._trailer = '';
+    this._finishEmitted = false;    // its bytes went to the socket: 'finish' emitted
+    this._headerSent = false;       // the head was handed to the loop
     this._needDrain = false;
-    this._closed = false;
-    // Bytes waiting for this response's turn: [data, encoding, ...].
-    this._pending = null;
-    this._pendingBytes = 0;
-    this._endPending = false;       // ended before its turn
+    this._closed = false;           // 'close' emitted
     this._endCallbacks = null;      // end()'s callbacks (24 on)
     this._corked = 0;
     this._socketCorks = 0;          // how many of those corked the socket
     this._chunks = null;            // chunks written while corked: [data, encoding, callback, ...]
     this._chunkBytes = 0;
-    if (req.httpVersionMajor < 1 || req.httpVersionMinor < 1) {
-      this.useChunkedEncodingByDefault = wire.chunkedRequested(req);
-    }
+  }
+
+  [kOpenResponse](loop, keepAlive) {
+    this._loop = loop;
+    this.shouldKeepAlive = keepAlive;
   }
 
   get socket() {
-    return this._conn.socket;
+    return this._loop === null || this._detached ? null : this._loop.socket;
   }
 
   get connection() {
-    return this._conn.socket;
-  }
-
-  // (As node:http's: true once the head is made, written or not.)
-  get headersSent() {
-    return this._head !== null;
+    return this.socket;
   }
 
   get writableEnded() {
     return this.finished;
+  }
+
+  // (Before 24 it reads whether any of its bytes are still held.)
+  get writableFinished() {
+    if (!FINISHED_ONCE_FLUSHED) return this._finishEmitted;
+    return this.finished && this._chunkBytes === 0 && (this._detached || this._loop.pendingBytes(this) === 0);
   }
 
   get writableObjectMode() {
@@ -105,15 +76,15 @@ class ServerResponse extends Stream {
   }
 
   get writableHighWaterMark() {
-    return this._conn.socket.writableHighWaterMark;
+    return this._loop.socket.writableHighWaterMark;
   }
 
   get writableLength() {
-    return this._pendingBytes + this._chunkBytes + (this._conn.active === this ? this._conn.socket.writableLength : 0);
+    return this._chunkBytes + (this._detached ? 0 : this._loop.pendingBytes(this));
   }
 
   get writableCorked() {
-    return this._conn.socket.writableCorked;
+    return this._loop.socket.writableCorked;
   }
 
   get writableNeedDrain() {
@@ -122,10 +93,7 @@ class ServerResponse extends Stream {
 
   cork() {
     this._corked++;
-    if (this._conn.active === this) {
-      this._conn.socket.cork();
-      this._socketCorks++;
-    }
+    if (this._loop.corkFor(this)) this._socketCorks++;
   }
 
   uncork() {
@@ -135,266 +103,28 @@ class ServerResponse extends Stream {
     // (The socket's own corks, even when the next response's turn has come.)
     if (this._socketCorks !== 0 && (this._corked < this._socketCorks)) {
       this._socketCorks--;
-      this._conn.socket.uncork();
+      this._loop.uncork();
     }
   }
 
   // The chunks written while corked, as one chunk (and, `last`, the end).
-  // 'finish' runs node:http's resOnFinish before its listeners, as
-  // node:http's own first 'finish' listener does (./connection.js).
-  emit(name) {
-    if (name === 'finish') this._conn.resOnFinish(this);
-    return Stream.prototype.emit.apply(this, arguments);
-  }
-
   _flushChunks(last) {
     const chunks = this._chunks;
     const total = this._chunkBytes;
     this._chunks = null;
     this._chunkBytes = 0;
-    const conn = this._conn;
+    const loop = this._loop;
     const head = this._headerSent ? '' : this._head;
     this._headerSent = true;
-    conn.write(this, head + total.toString(16) + CRLF, 'latin1', false, undefined);
-    for (let i = 0; i < chunks.length; i += 3) conn.write(this, chunks[i], chunks[i + 1], false, chunks[i + 2]);
-    return conn.write(this, last ? '\r\n0\r\n' + this._trailer + CRLF : CRLF, 'latin1', last, undefined);
+    loop.send(this, head + total.toString(16) + CRLF, 'latin1', false, undefined);
+    for (let i = 0; i < chunks.length; i += 3) loop.send(this, chunks[i], chunks[i + 1], false, chunks[i + 2]);
+    return loop.send(this, last ? '\r\n0\r\n' + this._trailer + CRLF : CRLF, 'latin1', last, undefined);
   }
 
   setTimeout(msecs, callback) {
     if (callback) this.on('timeout', callback);
-    this._conn.socket.setTimeout(msecs);
+    this._loop.socket.setTimeout(msecs);
     return this;
-  }
-
-  // ---- headers ----
-
-  setHeader(name, value) {
-    if (this._head !== null) throw errors.headersSent('set');
-    validateHeaderName(name);
-    validateHeaderValue(name, value);
-    if (this._outHeaders === null) this._outHeaders = { __proto__: null };
-    this._outHeaders[name.toLowerCase()] = [name, value];
-    return this;
-  }
-
-  appendHeader(name, value) {
-    if (this._head !== null) throw errors.headersSent('append');
-    validateHeaderName(name);
-    validateHeaderValue(name, value);
-    if (this._outHeaders === null) this._outHeaders = { __proto__: null };
-    const key = name.toLowerCase();
-    const entry = this._outHeaders[key];
-    if (entry === undefined) {
-      this._outHeaders[key] = [name, value];
-    } else {
-      const existing = Array.isArray(entry[1]) ? entry[1] : [entry[1]];
-      entry[1] = existing.concat(value);
-    }
-    return this;
-  }
-
-  getHeader(name) {
-    if (typeof name !== 'string') throw errors.invalidArgValue('name');
-    if (this._outHeaders === null) return undefined;
-    const entry = this._outHeaders[name.toLowerCase()];
-    return entry === undefined ? undefined : entry[1];
-  }
-
-  getHeaders() {
-    const out = { __proto__: null };
-    const headers = this._outHeaders;
-    if (headers !== null) {
-      for (const key in headers) out[key] = headers[key][1];
-    }
-    return out;
-  }
-
-  getHeaderNames() {
-    return this._outHeaders === null ? [] : Object.keys(this._outHeaders);
-  }
-
-  getRawHeaderNames() {
-    const headers = this._outHeaders;
-    const names = [];
-    if (headers !== null) {
-      for (const key in headers) names.push(headers[key][0]);
-    }
-    return names;
-  }
-
-  hasHeader(name) {
-    if (typeof name !== 'string') throw errors.invalidArgValue('name');
-    return this._outHeaders !== null && this._outHeaders[name.toLowerCase()] !== undefined;
-  }
-
-  removeHeader(name) {
-    if (typeof name !== 'string') throw errors.invalidArgValue('name');
-    if (this._head !== null) throw errors.headersSent('remove');
-    const key = name.toLowerCase();
-    if (key === 'connection') this._removedConnection = true;
-    else if (key === 'content-length') this._removedContLen = true;
-    else if (key === 'transfer-encoding') this._removedTE = true;
-    else if (key === 'date') this.sendDate = false;
-    if (this._outHeaders !== null) delete this._outHeaders[key];
-  }
-
-  // ---- the head ----
-
-  writeHead(statusCode, reason, obj) {
-    if (this._head !== null) throw errors.headersSent('write');
-    const original = statusCode;
-    statusCode |= 0;
-    if (statusCode < 100 || statusCode > 999) throw errors.invalidStatusCode(original);
-    if (typeof reason === 'string') {
-      this.statusMessage = reason;
-    } else {
-      if (!this.statusMessage) this.statusMessage = STATUS_CODES[statusCode] || 'unknown';
-      if (obj === undefined || obj === null) obj = reason;
-    }
-    this.statusCode = statusCode;
-    let headers;
-    if (this._outHeaders !== null) {
-      // Both: what writeHead() gives wins over what setHeader() set.
-      if (Array.isArray(obj)) {
-        if (obj.length % 2 !== 0) throw errors.invalidArgValue('headers');
-        for (let n = 0; n < obj.length; n += 2) this.removeHeader(obj[n]);
-        for (let n = 0; n < obj.length; n += 2) if (obj[n]) this.appendHeader(obj[n], obj[n + 1]);
-      } else if (obj) {
-        const keys = Object.keys(obj);
-        for (let i = 0; i < keys.length; i++) if (keys[i]) this.setHeader(keys[i], obj[keys[i]]);
-      }
-      headers = this._outHeaders;
-    } else {
-      headers = obj;
-    }
-    let statusLine;
-    if (this.statusMessage === STATUS_CODES[statusCode]) {
-      statusLine = wire.statusLine(statusCode);
-    } else {
-      if (RE_INVALID_CHAR.test(this.statusMessage)) throw errors.invalidChar('statusMessage');
-      statusLine = `HTTP/1.1 ${statusCode} ${this.statusMessage}\r\n`;
-    }
-    if (statusCode === 204 || statusCode === 304 || (statusCode >= 100 && statusCode <= 199)) this._hasBody = false;
-    // A client that expects 100 Continue and got a final status may still send.
-    if (this._expect_continue && !this._sent100) this.shouldKeepAlive = false;
-    this._storeHead(statusLine, headers);
-    return this;
-  }
-
-  _implicitHeader() {
-    this.writeHead(this.statusCode);
-  }
-
-  _storeHead(statusLine, headers) {
-    let head = statusLine;
-    this._headState = 0;
-    if (headers !== undefined && headers !== null) {
-      if (headers === this._outHeaders) {
-        for (const key in headers) {
-          const entry = headers[key];
-          head = this._headerLines(head, entry[0], entry[1], false);
-        }
-      } else if (Array.isArray(headers)) {
-        if (headers.length !== 0 && Array.isArray(headers[0])) {
-          for (let i = 0; i < headers.length; i++) head = this._headerLines(head, headers[i][0], headers[i][1], true);
-        } else {
-          if (headers.length % 2 !== 0) throw errors.invalidArgValue('headers');
-          for (let n = 0; n < headers.length; n += 2) head = this._headerLines(head, headers[n], headers[n + 1], true);
-        }
-      } else {
-        for (const key in headers) {
-          if (Object.prototype.hasOwnProperty.call(headers, key)) head = this._headerLines(head, key, headers[key], true);
-        }
-      }
-    }
-    const state = this._headState;
-    if (this.sendDate && (state & HAS_DATE) === 0) head += wire.dateLine();
-    // No chunked 204/304: the connection closes instead of a zero chunk.
-    if (this.chunkedEncoding && (this.statusCode === 204 || this.statusCode === 304)) {
-      this.chunkedEncoding = false;
-      this.shouldKeepAlive = false;
-    }
-    if (this._removedConnection) {
-      this._last = !this.shouldKeepAlive;
-    } else if ((state & HAS_CONNECTION) === 0) {
-      const sendKeepAlive = this.shouldKeepAlive &&
-        ((state & HAS_CONTENT_LENGTH) !== 0 || this.useChunkedEncodingByDefault);
-      if (sendKeepAlive && this.maxRequestsOnConnectionReached) {
-        head += wire.CONNECTION_CLOSE;
-      } else if (sendKeepAlive) {
-        head += this._defaultKeepAlive ? this._conn.server.keepAliveLines() : wire.CONNECTION_KEEP_ALIVE;
-      } else {
-        this._last = true;
-        head += wire.CONNECTION_CLOSE;
-      }
-    }
-    if ((state & (HAS_CONTENT_LENGTH | HAS_TE)) === 0) {
-      if (!this._hasBody) {
-        this.chunkedEncoding = false;
-      } else if (!this.useChunkedEncodingByDefault) {
-        this._last = true;
-      } else if ((state & HAS_TRAILER) === 0 && !this._removedContLen && typeof this._contentLength === 'number') {
-        head += 'Content-Length: ' + this._contentLength + CRLF;
-      } else if (!this._removedTE) {
-        head += wire.TRANSFER_ENCODING_CHUNKED;
-        this.chunkedEncoding = true;
-      } else {
-        this._last = true;
-      }
-    }
-    if (this.chunkedEncoding !== true && (state & HAS_TRAILER) !== 0) throw errors.trailerInvalid();
-    this._head = head + CRLF;
-  }
-
-  // Appends the line(s) of header `name` to `head`, noting what the head says.
-  _headerLines(head, name, value, validate) {
-    if (validate) validateHeaderName(name);
-    if (Array.isArray(value)) {
-      if (value.length >= 2 && name.length === 6 && name.toLowerCase() === 'cookie') {
-        value = value.join('; ');
-      } else {
-        for (let i = 0; i < value.length; i++) head = this._headerLine(head, name, value[i], validate);
-        return head;
-      }
-    }
-    return this._headerLine(head, name, value, validate);
-  }
-
-  _headerLine(head, name, value, validate) {
-    if (validate) validateHeaderValue(name, value);
-    const length = name.length;
-    if (length >= 4 && length <= 17) this._noteHeader(name.toLowerCase(), value);
-    return head + name + ': ' + value + CRLF;
-  }
-
-  _noteHeader(key, value) {
-    switch (key) {
-      case 'connection':
-        this._headState |= HAS_CONNECTION;
-        this._removedConnection = false;
-        if (RE_CONN_CLOSE.test(value)) this._last = true;
-        else this.shouldKeepAlive = true;
-        break;
-      case 'transfer-encoding':
-        this._headState |= HAS_TE;
-        this._removedTE = false;
-        if (RE_TE_CHUNKED.test(value)) this.chunkedEncoding = true;
-        break;
-      case 'content-length':
-        this._headState |= HAS_CONTENT_LENGTH;
-        this._contentLength = +value;
-        this._removedContLen = false;
-        break;
-      case 'date':
-        this._headState |= HAS_DATE;
-        break;
-      case 'trailer':
-        this._headState |= HAS_TRAILER;
-        break;
-      case 'keep-alive':
-        this._defaultKeepAlive = false;
-        break;
-    }
   }
 
   flushHeaders() {
@@ -404,63 +134,40 @@ class ServerResponse extends Stream {
 
   _sendHead() {
     this._headerSent = true;
-    this._conn.write(this, this._head, 'latin1', false, undefined);
-  }
-
-  addTrailers(headers) {
-    let trailer = '';
-    const keys = Object.keys(headers);
-    const isArray = Array.isArray(headers);
-    for (let i = 0; i < keys.length; i++) {
-      let field;
-      let value;
-      if (isArray) {
-        field = headers[keys[i]][0];
-        value = headers[keys[i]][1];
-      } else {
-        field = keys[i];
-        value = headers[field];
-      }
-      validateHeaderName(field, 'Trailer name');
-      if (Array.isArray(value) && value.length > 1) {
-        for (const v of value) {
-          validateHeaderValue(field, v);
-          trailer += field + ': ' + v + CRLF;
-        }
-      } else {
-        if (Array.isArray(value)) value = value[0];
-        validateHeaderValue(field, value);
-        trailer += field + ': ' + value + CRLF;
-      }
-    }
-    this._trailer = trailer;
+    this._loop.send(this, this._head, 'latin1', false, undefined);
   }
 
   // ---- informational answers ----
 
   writeContinue(cb) {
-    this._conn.write(this, wire.CONTINUE, 'latin1', false, cb);
+    this._writeInformational(wire.CONTINUE, cb);
     this._sent100 = true;
   }
 
   writeProcessing(cb) {
-    this._conn.write(this, wire.PROCESSING, 'latin1', false, cb);
+    this._writeInformational(wire.PROCESSING, cb);
   }
 
   writeEarlyHints(hints, cb) {
-    let head = 'HTTP/1.1 103 Early Hints\r\n';
-    if (hints === null || typeof hints !== 'object') throw errors.invalidArgValue('hints');
+    if (hints === null || typeof hints !== 'object' || Array.isArray(hints)) throw errors.notAnObject('hints', hints);
     if (hints.link === null || hints.link === undefined) return;
     const link = Array.isArray(hints.link) ? hints.link.join(', ') : String(hints.link);
     validateHeaderValue('Link', link);
-    head += 'Link: ' + link + CRLF;
+    let head = 'HTTP/1.1 103 Early Hints\r\nLink: ' + link + CRLF;
     for (const key of Object.keys(hints)) {
       if (key === 'link') continue;
       validateHeaderName(key);
       validateHeaderValue(key, hints[key]);
       head += key + ': ' + hints[key] + CRLF;
     }
-    this._conn.write(this, head + CRLF, 'latin1', false, cb);
+    this._writeInformational(head + CRLF, cb);
+  }
+
+  // A 1xx answer goes before the head; once the head is made, lines that
+  // have writeInformation() refuse it (older ones send it anyway).
+  _writeInformational(bytes, cb) {
+    if (REFUSE_LATE_INFORMATION && this._head !== null) throw errors.headersSent('write');
+    this._loop.send(this, bytes, 'latin1', false, cb);
   }
 
   // ---- the body ----
@@ -470,18 +177,12 @@ class ServerResponse extends Stream {
       callback = encoding;
       encoding = null;
     }
-    if (this.finished) {
-      const err = errors.writeAfterEnd();
-      process.nextTick(emitErrorNT, this, err, callback);
-      return false;
-    }
-    if (this.destroyed) {
-      const err = errors.streamDestroyed('write');
-      process.nextTick(emitErrorNT, this, err, callback);
-      return false;
-    }
     if (chunk === null) throw errors.nullValues();
     if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) throw errors.invalidChunk(chunk);
+    if (this.finished || this.destroyed) {
+      misuse(this, this.finished ? errors.writeAfterEnd() : errors.streamDestroyed('write'), callback);
+      return false;
+    }
     if (this._head === null) this._implicitHeader();
     if (!this._hasBody) {
       if (typeof callback === 'function') process.nextTick(callback);
@@ -494,7 +195,7 @@ class ServerResponse extends Stream {
       if (typeof callback === 'function') process.nextTick(callback);
       return !this._needDrain;
     }
-    if (this.chunkedEncoding && COALESCE_CHUNKS && this._conn.active === this) {
+    if (this.chunkedEncoding && COALESCE_CHUNKS && this._loop.isTurnOf(this)) {
       if (this._corked === 0) {
         this.cork();
         process.nextTick(uncorkNT, this);
@@ -523,15 +224,15 @@ class ServerResponse extends Stream {
       encoding = null;
     }
     if (this.finished) {
-      if (typeof callback === 'function') {
-        if (this.writableFinished) process.nextTick(callback);
-        else if (!END_CALLBACKS_FIRST) this.once('finish', callback);
-        else this._endCallbacks.push(callback);
-      }
+      // (A chunk after the end is a write after end; a callback waits for
+      // 'finish', or hears at once that it came.)
+      if (chunk) misuse(this, errors.writeAfterEnd(), callback);
+      else if (typeof callback === 'function') this._onFinished(callback);
       return this;
     }
     if (this.destroyed) {
-      if (typeof callback === 'function') process.nextTick(callback, errors.streamDestroyed('end'));
+      // (As node:http: ended, and its callback never runs.)
+      this.finished = true;
       return this;
     }
     let length = 0;
@@ -543,11 +244,7 @@ class ServerResponse extends Stream {
     } else if (this._head === null) {
       this._contentLength = 0;
     }
-    if (typeof callback === 'function') {
-      if (!END_CALLBACKS_FIRST) this.once('finish', callback);
-      else if (this._endCallbacks === null) this._endCallbacks = [callback];
-      else this._endCallbacks.push(callback);
-    }
+    if (typeof callback === 'function') this._onFinished(callback);
     if (this._head === null) this._implicitHeader();
     this.finished = true;
     if (!this._hasBody) length = 0;
@@ -567,7 +264,7 @@ class ServerResponse extends Stream {
   // the end, the last chunk to the connection: one write for strings,
   // one corked sequence for bytes.
   _sendBody(chunk, encoding, length, last, callback) {
-    const conn = this._conn;
+    const loop = this._loop;
     const chunked = this.chunkedEncoding && this._hasBody;
     const head = this._headerSent ? '' : this._head;
     this._headerSent = true;
@@ -576,34 +273,75 @@ class ServerResponse extends Stream {
       // (node:http sends the head with the first chunk's size line, in
       // latin1: a head that is not ASCII cannot share the chunk's utf8 write.)
       if (chunked && length !== 0 && head !== '' && encoding !== 'latin1' && NON_ASCII.test(head)) {
-        conn.write(this, head + length.toString(16) + CRLF, 'latin1', false, undefined);
+        loop.send(this, head + length.toString(16) + CRLF, 'latin1', false, undefined);
         out = chunk + CRLF;
         if (last) out += '0\r\n' + this._trailer + CRLF;
-        return conn.write(this, out, encoding || 'utf8', last, callback);
+        return loop.send(this, out, encoding || 'utf8', last, callback);
       }
       if (length !== 0) out += chunked ? length.toString(16) + CRLF + chunk + CRLF : chunk;
       if (last && chunked) out += '0\r\n' + this._trailer + CRLF;
-      return conn.write(this, out, length !== 0 ? encoding || 'utf8' : 'latin1', last, callback);
+      return loop.send(this, out, length !== 0 ? encoding || 'utf8' : 'latin1', last, callback);
     }
-    const corked = conn.active === this;
-    if (corked) conn.socket.cork();
-    if (head !== '' || chunked) conn.write(this, chunked ? head + length.toString(16) + CRLF : head, 'latin1', false, undefined);
+    const corked = loop.corkFor(this);
+    if (head !== '' || chunked) loop.send(this, chunked ? head + length.toString(16) + CRLF : head, 'latin1', false, undefined);
     let ok;
     if (chunked) {
-      conn.write(this, chunk, undefined, false, callback);
-      ok = conn.write(this, last ? '\r\n0\r\n' + this._trailer + CRLF : CRLF, 'latin1', last, undefined);
+      loop.send(this, chunk, undefined, false, callback);
+      ok = loop.send(this, last ? '\r\n0\r\n' + this._trailer + CRLF : CRLF, 'latin1', last, undefined);
     } else {
-      ok = conn.write(this, chunk, undefined, last, callback);
+      ok = loop.send(this, chunk, undefined, last, callback);
     }
-    if (corked) conn.socket.uncork();
+    if (corked) loop.uncork();
     return ok;
+  }
+
+  // end()'s callback: called when 'finish' comes (from 24 on before its
+  // listeners), at once with ERR_STREAM_ALREADY_FINISHED when it came.
+  _onFinished(callback) {
+    if (this.writableFinished) callback(errors.alreadyFinished('end'));
+    else if (!END_CALLBACKS_FIRST) this.once('finish', callback);
+    else if (this._endCallbacks === null) this._endCallbacks = [callback];
+    else this._endCallbacks.push(callback);
   }
 
   destroy(err) {
     if (this.destroyed) return this;
     this.destroyed = true;
-    this._conn.socket.destroy(err);
+    if (!this._detached) this._loop.socket.destroy(err);
     return this;
+  }
+
+  // ---- the loop's calls ----
+
+  get [kClosesConnection]() {
+    return this._last;
+  }
+
+  [kWritten]() {
+    this._finishEmitted = true;
+    const callbacks = this._endCallbacks;
+    if (callbacks !== null) {
+      this._endCallbacks = null;
+      for (let i = 0; i < callbacks.length; i++) callbacks[i]();
+    }
+    this.emit('finish');
+  }
+
+  [kDetached]() {
+    this._detached = true;
+  }
+
+  [kClosed]() {
+    if (this._closed) return;
+    this.destroyed = true;
+    this._closed = true;
+    this.emit('close');
+  }
+
+  [kWritable]() {
+    if (!this._needDrain) return;
+    this._needDrain = false;
+    this.emit('drain');
   }
 }
 
@@ -612,15 +350,24 @@ function uncorkNT(res) {
   res._corked = 1;
   res.uncork();
   // Flushed into a socket that takes more: the writer may go on.
-  if (res._needDrain && res._conn.active === res && !res._conn.socket.writableNeedDrain) {
-    res._needDrain = false;
-    res.emit('drain');
+  if (res._loop.isTurnOf(res) && !res._loop.socket.writableNeedDrain) res[kWritable]();
+}
+
+// A write after end() (or after destroy()): the callback hears of it on the
+// next tick, and the response emits it as 'error' unless destroyed, as
+// node:http's does (with no 'error' listener that is an uncaught exception
+// there too).
+function misuse(res, err, callback) {
+  if (res.destroyed) {
+    if (typeof callback === 'function') process.nextTick(callback, err);
+  } else {
+    process.nextTick(emitMisuse, res, err, callback);
   }
 }
 
-function emitErrorNT(res, err, callback) {
+function emitMisuse(res, err, callback) {
   if (typeof callback === 'function') callback(err);
-  if (res.listenerCount('error') > 0) res.emit('error', err);
+  if (!res.destroyed) res.emit('error', err);
 }
 
 module.exports = { ServerResponse };

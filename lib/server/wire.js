@@ -46,6 +46,18 @@ function errorAnswer(status) {
   return Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`, 'latin1');
 }
 
+const BAD_REQUEST = errorAnswer(400);
+// A client error's code -> node:http's answer to it (any other: 400).
+const ERROR_ANSWERS = new Map([
+  ['HPE_HEADER_OVERFLOW', errorAnswer(431)],
+  ['HPE_CHUNK_EXTENSIONS_OVERFLOW', errorAnswer(413)],
+  ['ERR_HTTP_REQUEST_TIMEOUT', errorAnswer(408)],
+]);
+
+function answerToError(code) {
+  return ERROR_ANSWERS.get(code) || BAD_REQUEST;
+}
+
 module.exports = {
   statusLine,
   dateLine,
@@ -55,8 +67,6 @@ module.exports = {
   TRANSFER_ENCODING_CHUNKED: 'Transfer-Encoding: chunked\r\n',
   CONTINUE: 'HTTP/1.1 100 Continue\r\n\r\n',
   PROCESSING: 'HTTP/1.1 102 Processing\r\n\r\n',
-  BAD_REQUEST: errorAnswer(400),
-  PAYLOAD_TOO_LARGE: errorAnswer(413),
-  REQUEST_TIMEOUT: errorAnswer(408),
-  HEADER_FIELDS_TOO_LARGE: errorAnswer(431),
+  CLOSE_PAIR: Object.freeze(['Connection', 'close']),
+  answerToError,
 };

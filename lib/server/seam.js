@@ -1,0 +1,48 @@
+'use strict';
+// What the connection loop (./connection.js) and the two messages
+// (./request.js, ./response.js) say to each other, all of it named here.
+// The loop owns the connection: its socket, the order of the answers and
+// the bytes of an answer whose turn has not come. A message talks to the
+// loop only through the Connection methods marked "(seam)" there, and the
+// loop to a message only through these symbols (and their public API), so
+// another pair of classes can sit on the same loop (the server's
+// IncomingMessage / ServerResponse options take subclasses of ours).
+
+module.exports = {
+  // ---- the server and the loop ----
+  // socket[kConnection], parser[kConnection]: the connection's loop.
+  kConnection: Symbol('llhttp-napi/server connection'),
+  // server[kConnectionsSet]: its open connections (the timeout checker,
+  // closeIdleConnections()).
+  kConnectionsSet: Symbol('llhttp-napi/server connections'),
+  // server[kIncomingMessage], server[kServerResponse]: the classes the loop
+  // makes requests and responses of (undefined: ./request.js, ./response.js).
+  kIncomingMessage: Symbol('llhttp-napi/server IncomingMessage'),
+  kServerResponse: Symbol('llhttp-napi/server ServerResponse'),
+
+  // ---- the loop to a request ----
+  // req[kOpenRequest](loop, major, minor, method, url, upgrade): its head.
+  kOpenRequest: Symbol('llhttp-napi/server open request'),
+  // req[kBodyChunk](chunk) -> false when its reader is behind (the loop
+  // stops reading until loop.bodyWanted()).
+  kBodyChunk: Symbol('llhttp-napi/server body chunk'),
+  // req[kBodyEnd](rawHeaders, rawTrailers): the message is complete; the
+  // head's pairs (the parser moves on) and the trailers (null: none).
+  kBodyEnd: Symbol('llhttp-napi/server body end'),
+  // req[kAnswered](): its response finished; a body nobody reads goes.
+  kAnswered: Symbol('llhttp-napi/server answered'),
+
+  // ---- the loop to a response ----
+  // res[kOpenResponse](loop, keepAlive): the loop it answers on.
+  kOpenResponse: Symbol('llhttp-napi/server open response'),
+  // res[kClosesConnection]: true once its head says the connection ends with it.
+  kClosesConnection: Symbol('llhttp-napi/server closes connection'),
+  // res[kWritten](): its last bytes were written: end() callbacks, 'finish'.
+  kWritten: Symbol('llhttp-napi/server written'),
+  // res[kDetached](): its turn is over ('finish' came): socket is null.
+  kDetached: Symbol('llhttp-napi/server detached'),
+  // res[kClosed](): it closes ('close', once).
+  kClosed: Symbol('llhttp-napi/server closed'),
+  // res[kWritable](): the socket takes more bytes: 'drain' if it was asked.
+  kWritable: Symbol('llhttp-napi/server writable'),
+};

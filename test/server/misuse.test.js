@@ -1,0 +1,150 @@
+'use strict';
+// What a careless handler does to llhttp-napi/server, against node:http:
+// end() twice, write() after end(), the head changed after it is made,
+// informational answers after the head, wrong argument types. Each gets
+// node:http's answer (a return value, a callback's error, an 'error' on the
+// response, a thrown error), never an internal TypeError. Also the
+// header-line limits (maxHeadersCount) and the order of the events of
+// pipelined responses.
+const test = require('node:test');
+const assert = require('node:assert');
+const { FACES, withServer, exchange, normalize } = require('../support/both-servers');
+
+const CLOSE = 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n';
+
+// Runs `handler(log)` for one request on both servers; asserts the bytes
+// sent and the log are node:http's; returns node:http's.
+async function same(makeHandler, { request = CLOSE, setup = () => {}, settleMs = 30 } = {}) {
+  const results = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    const r = await withServer(create, {}, makeHandler(log), (port, server) => {
+      setup(server);
+      return exchange(port, [request], { idleMs: 300 });
+    });
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    results.push({ text: normalize(r.text), log });
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+  return results[0];
+}
+
+const code = (err) => (err ? err.code : null);
+
+// Runs fn() with uncaught exceptions recorded into `log` (node:http raises
+// an 'error' nobody listens for as one).
+async function catchingUncaught(log, fn) {
+  process.setUncaughtExceptionCaptureCallback((err) => log.push(`uncaught ${err.code}`));
+  try {
+    return await fn();
+  } finally {
+    process.setUncaughtExceptionCaptureCallback(null);
+  }
+}
+
+test('end() after end(): returns the response; its callback runs, or hears ERR_STREAM_ALREADY_FINISHED', async () => {
+  const r = await same((log) => (req, res) => {
+    res.end('a');
+    log.push(res.end((err) => log.push(`cb ${code(err)}`)) === res);
+    res.on('finish', () => res.end((err) => log.push(`in finish ${code(err)}`)));
+  });
+  assert.ok(r.log.includes(true));
+  assert.ok(r.log.includes('in finish ERR_STREAM_ALREADY_FINISHED'));
+});
+
+test('write() after end(): false, the callback\'s error and the response\'s \'error\' ERR_STREAM_WRITE_AFTER_END', async () => {
+  const r = await same((log) => (req, res) => {
+    res.on('error', (err) => log.push(`error ${code(err)}`));
+    res.end('a');
+    log.push(res.write('b', (err) => log.push(`cb ${code(err)}`)));
+  });
+  assert.deepStrictEqual(r.log, [false, 'cb ERR_STREAM_WRITE_AFTER_END', 'error ERR_STREAM_WRITE_AFTER_END']);
+});
+
+test('write() or end(chunk) after end() with no \'error\' listener: an uncaught ERR_STREAM_WRITE_AFTER_END, as node:http', async () => {
+  for (const late of ['write', 'end']) {
+    const seen = [];
+    for (const [, create] of FACES) {
+      const log = [];
+      await catchingUncaught(log, () => withServer(create, {}, (req, res) => {
+        res.end('a');
+        res[late]('b');
+      }, async (port) => {
+        await exchange(port, [CLOSE], { idleMs: 300 });
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }));
+      seen.push(log);
+    }
+    assert.deepStrictEqual(seen[0], ['uncaught ERR_STREAM_WRITE_AFTER_END']);
+    assert.deepStrictEqual(seen[1], seen[0], late);
+  }
+});
+
+test('the head changed after it is made throws node:http\'s errors; the answer still leaves', async () => {
+  const attempts = {
+    writeHead: (res) => res.writeHead(201),
+    setHeader: (res) => res.setHeader('X-A', '1'),
+    appendHeader: (res) => res.appendHeader('X-A', '1'),
+    removeHeader: (res) => res.removeHeader('X-A'),
+    writeContinue: (res) => res.writeContinue(),
+    getHeaderNumber: (res) => res.getHeader(1),
+    hasHeaderNumber: (res) => res.hasHeader(1),
+  };
+  for (const when of ['after writeHead', 'after flushHeaders', 'after end']) {
+    await same((log) => (req, res) => {
+      if (when === 'after writeHead') res.writeHead(200, { 'X-A': '0' });
+      else if (when === 'after flushHeaders') res.flushHeaders();
+      else res.end('x');
+      for (const [name, attempt] of Object.entries(attempts)) {
+        try {
+          attempt(res);
+          log.push(`${name} ok`);
+        } catch (err) {
+          log.push(`${name} ${err.name} ${code(err)} ${err.message}`);
+        }
+      }
+      if (!res.writableEnded) res.end('y');
+    });
+  }
+});
+
+test('wrong arguments throw node:http\'s errors; after \'finish\' res.socket is null', async () => {
+  await same((log) => (req, res) => {
+    for (const attempt of [() => res.writeHead(200, ['a']), () => res.writeEarlyHints('x'), () => res.setHeader(5, 'x')]) {
+      try {
+        attempt();
+        log.push('ok');
+      } catch (err) {
+        log.push(`${err.name} ${code(err)} ${err.message}`);
+      }
+    }
+    res.on('finish', () => log.push(res.socket === null, req.socket === null));
+    res.end('x');
+  });
+});
+
+test('more header lines than the limit: node:http\'s answer (431 where its parser refuses them) and maxHeadersCount', async () => {
+  const lines = (n) => Array.from({ length: n }, (_, i) => `X-H${i}: ${i}\r\n`).join('');
+  for (const [count, max] of [[998, undefined], [999, undefined], [3, 3], [2, 3], [5, 0], [5, null]]) {
+    await same((log) => (req, res) => {
+      log.push(req.rawHeaders.length, Object.keys(req.headers).length);
+      res.end('ok');
+    }, {
+      request: `GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n${lines(count)}\r\n`,
+      setup: (server) => { if (max !== undefined) server.maxHeadersCount = max; },
+    });
+  }
+});
+
+test('pipelined responses: \'finish\' and \'close\' of one before the next one\'s, as node:http', async () => {
+  const r = await same((log) => (req, res) => {
+    const url = req.url;
+    res.on('finish', () => log.push(`${url} finish`));
+    res.on('close', () => log.push(`${url} close`));
+    req.on('end', () => log.push(`${url} req end`));
+    req.resume();
+    res.end(url);
+  }, { request: 'GET /1 HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\n\r\n' +
+    'GET /3 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n' });
+  assert.ok(r.log.indexOf('/1 close') < r.log.indexOf('/2 finish'));
+});
