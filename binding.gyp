@@ -9,10 +9,10 @@
       ],
       "libraries": ["<!(node scripts/install/llhttp.js lib)"],
       "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
-      "cflags": ["-fvisibility=hidden", "-O3"],
+      "cflags": ["-fvisibility=hidden", "-O3", "-ffunction-sections", "-fdata-sections"],
       "cflags_c": ["-std=c11"],
       "cflags_cc": ["-std=c++17"],
-      "ldflags": ["-Wl,--exclude-libs,ALL"],
+      "ldflags": ["-Wl,--exclude-libs,ALL", "-Wl,--gc-sections"],
       "xcode_settings": {
         "GCC_SYMBOLS_PRIVATE_EXTERN": "YES",
         "OTHER_CFLAGS": ["-std=c11", "-O3"],

@@ -1,24 +1,28 @@
 'use strict';
 // Loads the compiled addon. Exports the addon, or throws with the reason.
 //
-// node-gyp-build finds it: a build from source (build/Release, what a clone's
-// `npm install` and `npx llhttp-napi-build` make) first, else the prebuilt
-// binary for this platform that the published package carries
-// (prebuilds/<platform>-<arch>/llhttp-napi.napi.<libc>.node). When neither is
-// there, or the one found does not load, the error's first line (which
-// install()'s fallback warning quotes) names what is missing and the command
-// that builds one.
+// Which file: a build from source (build/Release, what a clone's `npm
+// install` and `npx llhttp-napi-build` make) first, else the prebuilt binary
+// for this platform that the published package carries
+// (prebuilds/<platform>-<arch>/llhttp-napi.napi[.<libc>].node, the names
+// scripts/prebuild.js gives and node-gyp-build, which the install script
+// runs, also finds). Looked up here by name rather than with node-gyp-build
+// at run time: its lookup reads process.config, package.json and directory
+// listings, and loading it cost a process more than the addon's own pages
+// (docs/benchmarks.md, process weight). When neither is there, or the one
+// found does not load, the error's first line (which install()'s fallback
+// warning quotes) names what is missing and the command that builds one.
 //
 // LLHTTP_NAPI_ADDON=/path/to/llhttp_napi.node loads that file in place of the
-// build node-gyp-build finds (`npm run test:asan` uses it to run the suites
-// against a sanitizer build kept apart from build/Release). A package without
-// a build of its own still fails to load, so the fallback stays testable.
+// build found (`npm run test:asan` uses it to run the suites against a
+// sanitizer build kept apart from build/Release). A package without a build
+// of its own still fails to load, so the fallback stays testable.
 const fs = require('node:fs');
 const path = require('node:path');
-const load = require('node-gyp-build');
 
 const ROOT = path.resolve(__dirname, '..');
 const BUILD_COMMAND = 'npx llhttp-napi-build';
+const BUILT = ['Release', 'Debug'].map((dir) => path.join(ROOT, 'build', dir, 'llhttp_napi.node'));
 const override = process.env.LLHTTP_NAPI_ADDON;
 
 function libc() {
@@ -76,9 +80,21 @@ function notLoaded(file, cause) {
   return err;
 }
 
+// The build from source, else this platform's prebuilt binary (the one of
+// this libc first, then one for any), or throws.
+function resolve() {
+  for (const file of BUILT) if (fs.existsSync(file)) return file;
+  const c = libc();
+  const dir = path.join(ROOT, 'prebuilds', `${process.platform}-${process.arch}`);
+  for (const name of [...(c ? [`llhttp-napi.napi.${c}.node`] : []), 'llhttp-napi.napi.node']) {
+    if (fs.existsSync(path.join(dir, name))) return path.join(dir, name);
+  }
+  throw new Error(`No native build was found for ${target()} in ${ROOT}`);
+}
+
 let file;
 try {
-  file = load.resolve(ROOT);
+  file = resolve();
 } catch (err) {
   throw notFound(err);
 }

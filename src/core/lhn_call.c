@@ -108,7 +108,9 @@ static int end_call(lhn_parser *p, llhttp_errno_t err) {
   if (end && err != HPE_OK) end = pos >= ws->input && pos <= end ? pos : ws->input;
   uint32_t to;
   if (!section_in_progress(st)) {
-    /* (headers kept for the trailers, or the URL only) */
+    /* (headers kept for the trailers, or the URL only: not the head's
+     * other bytes, which a body arriving in many calls would otherwise
+     * keep and copy in and out of every call) */
     to = pairs > 0 ? st->span_end : st->url_end;
   } else if (!ws->copying) {
     /* a head or trailers under way: what came of them, to the end of the
@@ -121,7 +123,7 @@ static int end_call(lhn_parser *p, llhttp_errno_t err) {
     }
     to = ws->text_len;
   }
-  if (to < st->span_end) to = st->span_end;
+  if (section_in_progress(st) && to < st->span_end) to = st->span_end;
   if (lhn_held_store(p, ws, st->pair_base, pairs, from, to) != 0) {
     lhn_held_free(p);
     return -1;

@@ -514,6 +514,35 @@ static void test_url_until_trailers(void) {
   lhn_parser_destroy(&p);
 }
 
+/* While a request's body arrives, the parser holds its URL (for a
+ * trailers flush) and nothing else of its head: not the header bytes, which
+ * every call of the body would otherwise copy in and out. */
+static void test_body_holds_url_only(void) {
+  char head[1200];
+  snprintf(head, sizeof head, "POST /u/rl HTTP/1.1\r\nTransfer-Encoding: chunked\r\nX-Big: %01000d\r\n\r\n", 0);
+  const char *rest[] = {"3\r\nabc\r\n", "3\r\ndef\r\n", "0\r\nT: x\r\n\r\n"};
+  lhn_parser p;
+  lhn_result r;
+  new_parser(&p, HTTP_REQUEST, 16384, 0);
+  exec(&p, head, strlen(head), &r);
+  CHECK(r.error == HPE_OK);
+  CHECK(lhn_parser_head_bytes(&p) > 0 && lhn_parser_head_bytes(&p) <= strlen("/u/rl") + 16);
+  exec(&p, rest[0], strlen(rest[0]), &r);
+  CHECK(lhn_parser_head_bytes(&p) > 0 && lhn_parser_head_bytes(&p) <= strlen("/u/rl") + 16);
+  /* (cut in the chunk's data: the same) */
+  exec(&p, rest[1], 4, &r);
+  CHECK(lhn_parser_head_bytes(&p) > 0 && lhn_parser_head_bytes(&p) <= strlen("/u/rl") + 16);
+  exec(&p, rest[1] + 4, strlen(rest[1]) - 4, &r);
+  exec(&p, rest[2], strlen(rest[2]), &r);
+  CHECK(r.error == HPE_OK && event_count() == 2);
+  const int32_t *tr = event(0);
+  CHECK(tr[LHN_EV_KIND] == LHN_EV_HEADERS && tr[LHN_EV_PAIR_COUNT] == 1);
+  CHECK(text_is(tr[LHN_EV_TEXT_START], tr[LHN_EV_TEXT_END], "/u/rl"));
+  CHECK(text_is(pair(tr[LHN_EV_FIRST_PAIR])[0], pair(tr[LHN_EV_FIRST_PAIR])[1], "T"));
+  CHECK(text_is(pair(tr[LHN_EV_FIRST_PAIR])[2], pair(tr[LHN_EV_FIRST_PAIR])[3], "x"));
+  lhn_parser_destroy(&p);
+}
+
 /* An obs-fold value (lenient headers) comes in pieces with the line break
  * between them: its pieces are joined, whether the head lies whole in the
  * input or not, cut anywhere in two or three pieces (the join copies the
@@ -688,6 +717,7 @@ int main(void) {
   test_spans_into_the_input();
   test_held_head();
   test_url_until_trailers();
+  test_body_holds_url_only();
   test_folded_value();
   test_nested_workspaces();
   test_finish_mid_head();

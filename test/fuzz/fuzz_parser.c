@@ -750,7 +750,8 @@ static void rewind_checked(run_t *r, const char *data, size_t len, uint32_t i, u
   buf_free(&after);
 }
 
-/* The bytes since a message last completed, for check_held(). */
+/* The bytes since a message last completed, for check_held(), from the
+ * call's final event list. */
 static void count_arrivals(run_t *r, size_t len) {
   uint32_t count = lhn_workspace_event_count(&r->ws);
   int completed = 0;
@@ -775,7 +776,6 @@ static void run_execute(run_t *r, const char *data, size_t len, uint32_t *rng) {
   note_state(&p->st.llhttp, (uint32_t)c->type);
   after_call(r, len, &res, 0);
   model_list(&r->model, p, ws, &r->text, c);
-  count_arrivals(r, len);
   if (was_error) {
     /* errors stick: nothing happens, the same error comes back */
     ASSERT(lhn_workspace_event_count(ws) == 0);
@@ -819,6 +819,9 @@ static void run_execute(run_t *r, const char *data, size_t len, uint32_t *rng) {
       }
     }
   }
+  /* (counted on the list the call ends with: a rewind may take back a
+   * message complete its first pass delivered) */
+  count_arrivals(r, len);
   check_held(r);
   if (r->hook.failed) {
     /* out of memory: reported as such (unless an upgrade hides it or a
