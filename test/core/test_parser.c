@@ -526,12 +526,12 @@ static void test_body_holds_url_only(void) {
   new_parser(&p, HTTP_REQUEST, 16384, 0);
   exec(&p, head, strlen(head), &r);
   CHECK(r.error == HPE_OK);
-  CHECK(lhn_parser_head_bytes(&p) > 0 && lhn_parser_head_bytes(&p) <= strlen("/u/rl") + 16);
+  CHECK(lhn_parser_held_bytes(&p) > 0 && lhn_parser_held_bytes(&p) <= strlen("/u/rl") + 16);
   exec(&p, rest[0], strlen(rest[0]), &r);
-  CHECK(lhn_parser_head_bytes(&p) > 0 && lhn_parser_head_bytes(&p) <= strlen("/u/rl") + 16);
+  CHECK(lhn_parser_held_bytes(&p) > 0 && lhn_parser_held_bytes(&p) <= strlen("/u/rl") + 16);
   /* (cut in the chunk's data: the same) */
   exec(&p, rest[1], 4, &r);
-  CHECK(lhn_parser_head_bytes(&p) > 0 && lhn_parser_head_bytes(&p) <= strlen("/u/rl") + 16);
+  CHECK(lhn_parser_held_bytes(&p) > 0 && lhn_parser_held_bytes(&p) <= strlen("/u/rl") + 16);
   exec(&p, rest[1] + 4, strlen(rest[1]) - 4, &r);
   exec(&p, rest[2], strlen(rest[2]), &r);
   CHECK(r.error == HPE_OK && event_count() == 2);
