@@ -10,6 +10,7 @@
 
 const hooks = require('./parser-hooks');
 const { nowMs } = require('./clock');
+const rules = require('./connection-rules');
 
 const lists = new WeakMap();
 const patched = new WeakSet();
@@ -33,7 +34,6 @@ function patchPrototype(proto) {
   const nativeIdle = proto.idle;
   const nativeActive = proto.active;
   const nativeExpired = proto.expired;
-  if (nativeIdleOf === null) nativeIdleOf = { Ctor: proto.constructor, idle: nativeIdle };
 
   function all() {
     const result = Reflect.apply(nativeAll, this, []);
@@ -48,10 +48,8 @@ function patchPrototype(proto) {
     const result = Reflect.apply(nativeIdle, this, []);
     const members = lists.get(this);
     if (members !== undefined) {
-      const freshIsIdle = idleBeforeFirstRequest();
       for (const parser of members.keys()) {
-        const start = startOf(parser);
-        if (start === 0 || (freshIsIdle && !parser[hooks.begunSinceInit]())) result.push(parser);
+        if (rules.isIdle(startOf(parser) === 0, parser[hooks.begunSinceInit]())) result.push(parser);
       }
     }
     return result;
@@ -75,24 +73,12 @@ function patchPrototype(proto) {
     const result = Reflect.apply(nativeExpired, this, [headersTimeout, requestTimeout]);
     const members = lists.get(this);
     if (members === undefined || members.size === 0) return result;
-    // As<Uint32>()->Value(), in milliseconds.
-    let headersMs = headersTimeout >>> 0;
-    let requestMs = requestTimeout >>> 0;
-    if (headersMs === 0 && requestMs === 0) return result;
-    if (requestMs > 0 && headersMs > requestMs) {
-      const swap = headersMs;
-      headersMs = requestMs;
-      requestMs = swap;
-    }
-    const now = nowMs();
-    const headersDeadline = headersMs > 0 && now > headersMs ? now - headersMs : 0;
-    const requestDeadline = requestMs > 0 && now > requestMs ? now - requestMs : 0;
-    if (headersDeadline === 0 && requestDeadline === 0) return result;
+    const deadlines = rules.timeoutDeadlines(headersTimeout, requestTimeout);
+    if (deadlines === null) return result;
     for (const [parser, reported] of members) {
       const start = startOf(parser);
       if (start === 0 || start === reported) continue; // not active
-      if ((headersDeadline > 0 && start < headersDeadline && !parser[hooks.headersCompleted]()) ||
-          (requestDeadline > 0 && start < requestDeadline)) {
+      if (rules.hasTimedOut(start, parser[hooks.headersCompleted](), deadlines.headers, deadlines.request)) {
         result.push(parser);
         // Erased from "active": reported once per message.
         members.set(parser, start);
@@ -110,27 +96,6 @@ function patchPrototype(proto) {
       configurable: desc ? desc.configurable : true,
     });
   }
-}
-
-// Does the built-in's ConnectionsList call a connection that has not begun a
-// request idle? Measured once, on a list of its own and a built-in parser
-// (before the prototype is patched, or through the native method).
-let freshIdle = null;
-let nativeIdleOf = null;
-function idleBeforeFirstRequest() {
-  if (freshIdle !== null) return freshIdle;
-  if (nativeIdleOf === null) return false; // no ConnectionsList seen yet
-  const { HTTPParser: Builtin } = require('_http_common');
-  const list = new nativeIdleOf.Ctor();
-  const parser = new Builtin();
-  try {
-    parser.initialize(Builtin.REQUEST, {}, 0, 0, list);
-    freshIdle = Reflect.apply(nativeIdleOf.idle, list, []).length === 1;
-  } finally {
-    parser.remove();
-    parser.close();
-  }
-  return freshIdle;
 }
 
 // Makes the JS-side list know about a ConnectionsList (patching its prototype
@@ -162,4 +127,5 @@ function untrack(parser, list) {
   if (members !== undefined) members.delete(parser);
 }
 
-module.exports = { track, untrack, nowMs, idleBeforeFirstRequest };
+// (nowMs: until lib/server/ takes it from ./clock.)
+module.exports = { track, untrack, nowMs };

@@ -66,3 +66,39 @@ test('over TLS: the same answers as node:https, bodies and pipelining included',
   assert.strictEqual(results[0].split('HTTP/1.1 200 OK').length, 4);
   assert.ok(ours.createServer({ key, cert }) instanceof tls.Server);
 });
+
+// TLS failures before HTTP: 'tlsClientError' then 'clientError' (err, socket),
+// as node:https, and the socket destroyed without a 'clientError' listener.
+async function tlsFailures(create, listen) {
+  const server = create({ key, cert }, () => {});
+  const events = [];
+  server.on('tlsClientError', (err) => events.push(`tlsClientError ${err.code}`));
+  if (listen) {
+    server.on('clientError', (err, socket) => {
+      events.push(`clientError ${err.code} ${socket instanceof tls.TLSSocket}`);
+      socket.destroy();
+    });
+  }
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const port = server.address().port;
+  const closed = (socket) => new Promise((resolve) => {
+    socket.on('error', () => {});
+    socket.on('close', resolve);
+  });
+  const plain = require('node:net').connect(port, '127.0.0.1', () => plain.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n'));
+  await closed(plain);
+  events.push('-');
+  // No `ca`: the client refuses the self-signed certificate.
+  await closed(tls.connect({ port, host: '127.0.0.1', servername: 'localhost' }));
+  await new Promise((r) => setTimeout(r, 50));
+  server.close();
+  return events;
+}
+
+test('over TLS: plaintext and a refused certificate emit tlsClientError and clientError, as node:https', async () => {
+  for (const listen of [true, false]) {
+    const builtin = await tlsFailures((o, h) => https.createServer(o, h), listen);
+    assert.deepStrictEqual(await tlsFailures(ours.createServer, listen), builtin);
+    assert.ok(builtin.length >= 3, builtin.join());
+  }
+});

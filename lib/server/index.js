@@ -6,89 +6,63 @@
 
 const net = require('node:net');
 const tls = require('node:tls');
-const http = require('node:http');
 const { onConnection, kConnectionsSet } = require('./connection');
-const { nowMs } = require('../connections');
-
-// node:http's defaults on the running line (keepAliveTimeoutBuffer: 22 on).
-const defaults = (() => {
-  const sample = new http.Server();
-  return {
-    keepAliveTimeout: sample.keepAliveTimeout,
-    keepAliveTimeoutBuffer: sample.keepAliveTimeoutBuffer === undefined ? 0 : sample.keepAliveTimeoutBuffer,
-    requestTimeout: sample.requestTimeout,
-    connectionsCheckingInterval: sample.connectionsCheckingInterval,
-  };
-})();
+const { splitArguments, readOptions, applyOptions } = require('./options');
+const { timeoutDeadlines } = require('../connection-rules');
 
 const kCheckTimer = Symbol('llhttp-napi/server timeout checker');
 const kKeepAliveLines = Symbol('llhttp-napi/server keep-alive lines');
 
 const TLS_KEYS = ['key', 'cert', 'pfx', 'ca', 'SNICallback', 'secureContext', 'passphrase'];
 
-function checkInteger(value, name) {
-  if (!Number.isInteger(value) || value < 0) {
-    const err = new RangeError(`The value of "${name}" is out of range. It must be >= 0 && <= 9007199254740991. Received ${value}`);
-    err.code = typeof value === 'number' ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE';
-    throw err;
-  }
-  return value;
-}
+// The header fields node:http's parsers take while maxHeadersCount is null
+// (2,000 pairs); more get 431.
+const DEFAULT_HEADER_PAIRS = 2000;
 
-function checkBoolean(value, name) {
-  if (typeof value !== 'boolean') {
-    const err = new TypeError(`The "${name}" property must be of type boolean. Received ${typeof value}`);
-    err.code = 'ERR_INVALID_ARG_TYPE';
-    throw err;
-  }
-  return value;
-}
-
-// The options node:http's Server takes, with its defaults.
-function configure(server, options, handler) {
-  const opt = (name, check, fallback) => (options[name] === undefined ? fallback : check(options[name], name));
-  server.maxHeaderSize = opt('maxHeaderSize', checkInteger, undefined);
-  server.insecureHTTPParser = opt('insecureHTTPParser', checkBoolean, undefined);
-  server.httpValidation = options.httpValidation;
-  server.requestTimeout = opt('requestTimeout', checkInteger, defaults.requestTimeout);
-  server.headersTimeout = opt('headersTimeout', checkInteger, Math.min(60000, server.requestTimeout));
-  if (server.requestTimeout > 0 && server.headersTimeout > 0 && server.headersTimeout > server.requestTimeout) {
-    const err = new RangeError('The value of "headersTimeout" is out of range. It must be <= requestTimeout.');
-    err.code = 'ERR_OUT_OF_RANGE';
-    throw err;
-  }
-  server.keepAliveTimeout = opt('keepAliveTimeout', checkInteger, defaults.keepAliveTimeout);
-  server.keepAliveTimeoutBuffer = opt('keepAliveTimeoutBuffer', checkInteger, defaults.keepAliveTimeoutBuffer);
-  server.connectionsCheckingInterval = opt('connectionsCheckingInterval', checkInteger,
-    defaults.connectionsCheckingInterval);
-  server.requireHostHeader = opt('requireHostHeader', checkBoolean, true);
-  server.joinDuplicateHeaders = opt('joinDuplicateHeaders', checkBoolean, undefined);
-  server.maxRequestsPerSocket = 0;
-  server.timeout = 0;
-  server.maxHeadersCount = null;
-  server.httpAllowHalfOpen = false;
+// What both constructors do once the base exists.
+function configure(server, reference, options, handler) {
+  applyOptions(server, reference, options);
   server[kConnectionsSet] = new Set();
   server[kCheckTimer] = null;
   server[kKeepAliveLines] = null;
-  server.on(server instanceof tls.Server ? 'secureConnection' : 'connection', onConnection);
+  server.on(server instanceof tls.Server ? 'secureConnection' : 'connection', onServerConnection);
   server.on('listening', startChecking);
   if (typeof handler === 'function') server.on('request', handler);
 }
 
-// Every connectionsCheckingInterval ms: headersTimeout and requestTimeout.
+// A new connection: the loop takes it (./connection.js), with the server's
+// limits of the moment (maxHeadersCount may be set at any time, as with
+// node:http, and applies to the connections opened after).
+function onServerConnection(socket) {
+  onConnection.call(this, socket);
+  const parser = socket.parser;
+  if (parser) {
+    parser.maxHeaderPairs = typeof this.maxHeadersCount === 'number' ? this.maxHeadersCount << 1 : DEFAULT_HEADER_PAIRS;
+  }
+}
+
+// Every connectionsCheckingInterval ms: headersTimeout and requestTimeout,
+// as they are at that moment (node:http's rule: ../connection-rules.js).
 function startChecking() {
   if (this[kCheckTimer] !== null) clearInterval(this[kCheckTimer]);
   this[kCheckTimer] = setInterval(checkConnections, this.connectionsCheckingInterval, this).unref();
 }
 
+// A limit that is not a finite number >= 0 is off.
+function limitOf(ms) {
+  return Number.isFinite(ms) && ms >= 0 ? ms : 0;
+}
+
 function checkConnections(server) {
-  const headersTimeout = Number.isFinite(server.headersTimeout) && server.headersTimeout >= 0 ? server.headersTimeout : 0;
-  const requestTimeout = Number.isFinite(server.requestTimeout) && server.requestTimeout >= 0 ? server.requestTimeout : 0;
-  if (headersTimeout === 0 && requestTimeout === 0) return;
-  const now = nowMs();
-  const headersDeadline = headersTimeout > 0 ? now - headersTimeout : 0;
-  const requestDeadline = requestTimeout > 0 ? now - requestTimeout : 0;
-  for (const conn of server[kConnectionsSet]) conn.checkTimeout(headersDeadline, requestDeadline);
+  const deadlines = timeoutDeadlines(limitOf(server.headersTimeout), limitOf(server.requestTimeout));
+  if (deadlines === null) return;
+  for (const conn of server[kConnectionsSet]) conn.checkTimeout(deadlines.headers, deadlines.request);
+}
+
+// A TLS error before the connection reached HTTP (plaintext to the TLS port,
+// a client that refused the certificate): 'clientError', as node:https.
+function onTlsClientError(err, socket) {
+  if (!this.emit('clientError', err, socket)) socket.destroy(err);
 }
 
 // What both server classes add to their base.
@@ -128,23 +102,22 @@ const methods = {
 
 class Server extends net.Server {
   constructor(options, handler) {
-    if (typeof options === 'function') {
-      handler = options;
-      options = {};
-    } else if (options === undefined || options === null) {
-      options = {};
-    }
+    [options, handler] = splitArguments(options, handler);
+    const reference = readOptions(options);
     super({ allowHalfOpen: true, noDelay: options.noDelay ?? true, keepAlive: options.keepAlive,
       keepAliveInitialDelay: options.keepAliveInitialDelay, highWaterMark: options.highWaterMark });
-    configure(this, options, handler);
+    configure(this, reference, options, handler);
   }
 }
 
 class SecureServer extends tls.Server {
   constructor(options, handler) {
-    const tlsOptions = { ALPNProtocols: ['http/1.1'], ...options, allowHalfOpen: true, noDelay: options.noDelay ?? true };
-    super(tlsOptions);
-    configure(this, options, handler);
+    [options, handler] = splitArguments(options, handler);
+    const reference = readOptions(options);
+    // As node:https: the options as given over these defaults (not half-open).
+    super({ noDelay: true, ALPNProtocols: ['http/1.1'], ...options });
+    configure(this, reference, options, handler);
+    this.on('tlsClientError', onTlsClientError);
   }
 }
 
@@ -186,18 +159,19 @@ function createServer(options, handler) {
 }
 
 // Fastify's serverFactory: fastify({ serverFactory: fastifyServerFactory }).
-// Fastify hands over its options; the ones node:http's server takes apply.
+// The server Fastify would build on node:http, on this package's: made from
+// Fastify's `https` options (`true`: none) or else its `http` options, then
+// given the timeouts Fastify sets after construction (so node:http's rule
+// for timeouts set late applies, as on node:http).
 function fastifyServerFactory(handler, opts = {}) {
   if (opts.http2) throw new Error('llhttp-napi/server: http2 is not supported');
-  const options = {};
-  for (const name of ['maxHeaderSize', 'insecureHTTPParser', 'requestTimeout', 'keepAliveTimeout',
-    'requireHostHeader', 'joinDuplicateHeaders', 'noDelay']) {
-    if (opts[name] !== undefined && opts[name] !== null) options[name] = opts[name];
-  }
-  const https = opts.https !== null && typeof opts.https === 'object' ? opts.https : null;
-  const server = https !== null ? new SecureServer({ ...https, ...options }, handler) : new Server(options, handler);
-  if (typeof opts.connectionTimeout === 'number') server.setTimeout(opts.connectionTimeout);
-  if (typeof opts.maxRequestsPerSocket === 'number') server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
+  const https = opts.https === true ? {} : opts.https;
+  const server = https !== null && typeof https === 'object' ?
+    new SecureServer(https, handler) : new Server(opts.http, handler);
+  if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
+  if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
+  if (opts.connectionTimeout !== undefined) server.setTimeout(opts.connectionTimeout);
+  if (opts.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
   return server;
 }
 

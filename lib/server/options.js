@@ -1,0 +1,81 @@
+'use strict';
+// The options of llhttp-napi/server's servers: node:http's names, checks,
+// errors and defaults on the running line, got from node:http itself. Each
+// server's options are first handed to a reference node:http Server, which
+// throws what node:http throws for them (ERR_INVALID_ARG_TYPE for options
+// that are not an object, ERR_INVALID_ARG_VALUE for an unknown
+// httpValidation, ERR_OUT_OF_RANGE for a negative timeout or a
+// headersTimeout above requestTimeout...), and the values it stored, its
+// defaults included, are taken from it. docs/server.md, "Options".
+
+const http = require('node:http');
+
+// Taken before anyone (a preload, a test) replaces http.Server with ours.
+const ReferenceServer = http.Server;
+
+// What node:http keeps on a server under these public names, where the
+// running line has them (keepAliveTimeoutBuffer: 22 on; shouldUpgradeCallback:
+// 22 on; httpValidation: 24 on).
+const PUBLIC = ['maxHeaderSize', 'insecureHTTPParser', 'httpValidation', 'requestTimeout', 'headersTimeout',
+  'keepAliveTimeout', 'keepAliveTimeoutBuffer', 'connectionsCheckingInterval', 'requireHostHeader',
+  'joinDuplicateHeaders', 'rejectNonStandardBodyWrites', 'shouldUpgradeCallback'];
+
+// What node:http keeps under private symbols, under ours.
+const kUniqueHeaders = Symbol('llhttp-napi/server uniqueHeaders');
+const kOptimizeEmptyRequests = Symbol('llhttp-napi/server optimizeEmptyRequests');
+const kRequestClass = Symbol('llhttp-napi/server IncomingMessage');
+const kResponseClass = Symbol('llhttp-napi/server ServerResponse');
+const PRIVATE = [['kUniqueHeaders', kUniqueHeaders], ['OptimizeEmptyRequestsOption', kOptimizeEmptyRequests]];
+
+// The options argument of new Server(options, handler) / createServer():
+// the options object (validated as node:http validates it) and the handler.
+// A handler may come first. Throws for an Express app (rejectExpress()).
+function splitArguments(options, handler) {
+  if (typeof options === 'function') [options, handler] = [{}, options];
+  else if (options === undefined || options === null) options = {};
+  rejectExpress(handler);
+  return [options, handler];
+}
+
+// node:http's reading of `options` (its checks: throws node:http's error for
+// options it refuses), for applyOptions() once the server exists.
+function readOptions(options) {
+  return new ReferenceServer(options);
+}
+
+// Stores on `server` what node:http stored on `reference` for `options`.
+function applyOptions(server, reference, options) {
+  for (const name of PUBLIC) {
+    if (name in reference) server[name] = reference[name];
+  }
+  for (const symbol of Object.getOwnPropertySymbols(reference)) {
+    const ours = PRIVATE.find(([description]) => description === symbol.description);
+    if (ours !== undefined) server[ours[1]] = reference[symbol];
+  }
+  server[kRequestClass] = options.IncomingMessage || null;
+  server[kResponseClass] = options.ServerResponse || null;
+  // Set by node:http's constructor, not taken from options.
+  server.timeout = 0;
+  server.maxHeadersCount = null;
+  server.maxRequestsPerSocket = 0;
+  server.httpAllowHalfOpen = false;
+}
+
+// An Express app handed to createServer() would fail on its first request
+// (it sets node:http's IncomingMessage / ServerResponse prototypes on the
+// request and response, which are not those): say so at once.
+function rejectExpress(handler) {
+  if (typeof handler === 'function' && typeof handler.handle === 'function' &&
+      typeof handler.set === 'function' && typeof handler.use === 'function' &&
+      handler.request !== null && typeof handler.request === 'object' &&
+      handler.response !== null && typeof handler.response === 'object') {
+    const err = new TypeError('llhttp-napi/server cannot serve an Express app: Express needs node:http\'s ' +
+      'IncomingMessage and ServerResponse, which this server\'s request and response are not. Serve it with ' +
+      'node:http (and install() for the parser); see docs/server.md, "Express".');
+    err.code = 'ERR_LLHTTP_NAPI_EXPRESS_APP';
+    throw err;
+  }
+}
+
+module.exports = { splitArguments, readOptions, applyOptions, rejectExpress, kUniqueHeaders, kOptimizeEmptyRequests,
+  kRequestClass, kResponseClass };
