@@ -9,6 +9,7 @@ const tls = require('node:tls');
 const { onConnection, kConnectionsSet } = require('./connection');
 const { splitArguments, readOptions, applyOptions } = require('./options');
 const { timeoutDeadlines } = require('../connection-rules');
+const { isExpressApp, serveExpressApp } = require('./express');
 
 const kCheckTimer = Symbol('llhttp-napi/server timeout checker');
 const kKeepAliveLines = Symbol('llhttp-napi/server keep-alive lines');
@@ -27,6 +28,7 @@ function configure(server, reference, options, handler) {
   server[kKeepAliveLines] = null;
   server.on(server instanceof tls.Server ? 'secureConnection' : 'connection', onServerConnection);
   server.on('listening', startChecking);
+  if (isExpressApp(handler)) serveExpressApp(handler, options);
   if (typeof handler === 'function') server.on('request', handler);
 }
 
@@ -158,6 +160,25 @@ function createServer(options, handler) {
   return new Server(options, handler);
 }
 
+// Express's app.listen(...args) on this server: createServer(app), then
+// listen(...args); a callback also hears a listen error. Returns the server.
+function listen(app, ...args) {
+  const server = createServer(app);
+  const last = args.length - 1;
+  if (typeof args[last] === 'function') {
+    const callback = args[last];
+    let called = false;
+    args[last] = server.listening ? callback : function done(err) {
+      if (called) return;
+      called = true;
+      server.removeListener('error', done);
+      callback.call(this, err);
+    };
+    server.once('error', args[last]);
+  }
+  return server.listen(...args);
+}
+
 // Fastify's serverFactory: fastify({ serverFactory: fastifyServerFactory }).
 // The server Fastify would build on node:http, on this package's: made from
 // Fastify's `https` options (`true`: none) or else its `http` options, then
@@ -175,4 +196,4 @@ function fastifyServerFactory(handler, opts = {}) {
   return server;
 }
 
-module.exports = { createServer, Server, SecureServer, fastifyServerFactory };
+module.exports = { createServer, listen, Server, SecureServer, fastifyServerFactory };
