@@ -18,6 +18,7 @@ const { freshConnectionIsIdle } = require('../node-line');
 const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
 const seam = require('./seam');
+const diagnostics = require('./diagnostics');
 const errors = require('./errors');
 const wire = require('./wire');
 
@@ -165,6 +166,9 @@ class Connection {
   // last answer), passes to the next response, or waits for a request.
   responseFinished(res) {
     if (this.responses[0] !== res) return;
+    if (diagnostics.responseFinish.hasSubscribers) {
+      diagnostics.responseFinish.publish({ request: res.req, response: res, socket: this.socket, server: this.server });
+    }
     res.req[kAnswered]();
     res[kDetached]();
     process.nextTick(closeResponse, res);
@@ -354,7 +358,11 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
   }
   conn.pauseIfBehind();
   const res = new (server[kServerResponse] || ServerResponse)(req);
+  if (diagnostics.responseCreated.hasSubscribers) diagnostics.responseCreated.publish({ request: req, response: res });
   res[kOpenResponse](conn, keepAlive);
+  if (diagnostics.requestStart.hasSubscribers) {
+    diagnostics.requestStart.publish({ request: req, response: res, socket, server });
+  }
   res.on('finish', onResponseFinish);
   conn.responses.push(res);
   if (conn.active === null && !conn.lastAnswered) conn.active = res;
