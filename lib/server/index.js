@@ -9,7 +9,7 @@ const tls = require('node:tls');
 const { onConnection, kConnectionsSet } = require('./connection');
 const { splitArguments, readOptions, applyOptions } = require('./options');
 const { timeoutDeadlines } = require('../connection-rules');
-const { isExpressApp, serveExpressApp } = require('./express');
+const { isExpressApp, serveExpressApp, prepareExpressApp } = require('./express');
 
 const kCheckTimer = Symbol('llhttp-napi/server timeout checker');
 const kKeepAliveLines = Symbol('llhttp-napi/server keep-alive lines');
@@ -196,4 +196,4 @@ function fastifyServerFactory(handler, opts = {}) {
   return server;
 }
 
-module.exports = { createServer, listen, Server, SecureServer, fastifyServerFactory };
+module.exports = { createServer, listen, prepareExpressApp, Server, SecureServer, fastifyServerFactory };
