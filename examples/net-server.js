@@ -40,7 +40,9 @@
 // connection closed; CONNECT gets 501) and pooling of parsers.
 
 const net = require('node:net');
-const { HTTPParser, allMethods } = require('..');
+// (In this package, 'llhttp-napi' resolves to itself through package.json
+// "exports"; copied into a project, to the installed package.)
+const { HTTPParser, allMethods } = require('llhttp-napi');
 
 const { REQUEST, kOnHeadersComplete, kOnBody, kOnMessageComplete } = HTTPParser;
 

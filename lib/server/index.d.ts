@@ -4,26 +4,11 @@
 /// <reference types="node" />
 
 import type * as http from 'node:http';
-import type * as net from 'node:net';
+import type * as https from 'node:https';
 import type * as tls from 'node:tls';
 
-/** node:http's server options that llhttp-napi/server honours. */
-export interface ServerOptions {
-  maxHeaderSize?: number;
-  insecureHTTPParser?: boolean;
-  httpValidation?: 'strict' | 'relaxed' | 'insecure';
-  requestTimeout?: number;
-  headersTimeout?: number;
-  keepAliveTimeout?: number;
-  keepAliveTimeoutBuffer?: number;
-  connectionsCheckingInterval?: number;
-  requireHostHeader?: boolean;
-  joinDuplicateHeaders?: boolean;
-  noDelay?: boolean;
-  keepAlive?: boolean;
-  keepAliveInitialDelay?: number;
-  highWaterMark?: number;
-}
+/** node:http's server options (llhttp-napi/server takes them all, with node:http's checks). */
+export interface ServerOptions extends http.ServerOptions {}
 
 /** The request: node:http's IncomingMessage API, plus getHeader(). */
 export interface ServerRequest extends http.IncomingMessage {
@@ -36,34 +21,41 @@ export type ServerResponse = http.ServerResponse<ServerRequest>;
 
 export type RequestListener = (req: ServerRequest, res: ServerResponse) => void;
 
-interface ServerMethods {
-  requestTimeout: number;
-  headersTimeout: number;
-  keepAliveTimeout: number;
-  maxRequestsPerSocket: number;
-  timeout: number;
-  closeAllConnections(): void;
-  closeIdleConnections(): void;
-  setTimeout(msecs?: number, callback?: (socket: net.Socket) => void): this;
-}
-
-export interface Server extends net.Server, ServerMethods {}
+/** A net.Server with node:http's server API (properties, methods, events). */
+export interface Server extends http.Server {}
 export class Server {
-  constructor(options?: ServerOptions, handler?: RequestListener);
+  constructor(handler?: RequestListener);
+  constructor(options?: ServerOptions | null, handler?: RequestListener);
 }
 
-export interface SecureServer extends tls.Server, ServerMethods {}
+/** A tls.Server with node:https's server API. */
+export interface SecureServer extends https.Server {}
 export class SecureServer {
-  constructor(options: ServerOptions & tls.TlsOptions, handler?: RequestListener);
+  constructor(handler?: RequestListener);
+  constructor(options?: (ServerOptions & tls.TlsOptions) | null, handler?: RequestListener);
 }
 
 export function createServer(handler?: RequestListener): Server;
-export function createServer(options: ServerOptions, handler?: RequestListener): Server;
+export function createServer(options: ServerOptions | null | undefined, handler?: RequestListener): Server;
 export function createServer(options: ServerOptions & tls.TlsOptions, handler?: RequestListener): Server | SecureServer;
 
-/** Fastify's serverFactory: `fastify({ serverFactory: fastifyServerFactory })`. */
-export function fastifyServerFactory(handler: RequestListener, options?: {
-  keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number;
-  maxRequestsPerSocket?: number; maxHeaderSize?: number; insecureHTTPParser?: boolean;
-  https?: tls.TlsOptions | null; http2?: boolean;
-}): Server | SecureServer;
+/** The options Fastify hands to its serverFactory that this factory reads. */
+export interface FastifyFactoryOptions {
+  http?: ServerOptions | null;
+  https?: (ServerOptions & tls.TlsOptions) | true | null;
+  http2?: boolean;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number | null;
+}
+
+/**
+ * Fastify's serverFactory: `fastify({ serverFactory: fastifyServerFactory })`. Builds the server
+ * Fastify would build on node:http (a SecureServer with `https`), with the same options and timeouts.
+ */
+export function fastifyServerFactory(handler: RequestListener,
+  options: FastifyFactoryOptions & { https: (ServerOptions & tls.TlsOptions) | true }): SecureServer;
+export function fastifyServerFactory(handler: RequestListener, options?: FastifyFactoryOptions): Server;
+// (As Fastify types its serverFactory for an https app.)
+export function fastifyServerFactory(handler: RequestListener, options: Record<string, unknown>): SecureServer;

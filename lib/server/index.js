@@ -4,14 +4,18 @@
 // llhttp-napi's HTTPParser (./connection.js), with node:http's options,
 // defaults, events and shutdown methods. docs/server.md.
 
+const EventEmitter = require('node:events');
 const net = require('node:net');
 const tls = require('node:tls');
+const { STATUS_CODES } = require('node:http');
 const { onConnection, kConnectionsSet } = require('./connection');
 const { splitArguments, readOptions, applyOptions } = require('./options');
 const { timeoutDeadlines } = require('../connection-rules');
 const { isExpressApp, serveExpressApp, prepareExpressApp } = require('./express');
 
-const kCheckTimer = Symbol('llhttp-napi/server timeout checker');
+// node:http's own key of the timeout checker's timer (which tests read), so
+// that a server's checker is found where node:http's is.
+const { kConnectionsCheckingInterval: kCheckTimer } = require('_http_server');
 const kKeepAliveLines = Symbol('llhttp-napi/server keep-alive lines');
 
 const TLS_KEYS = ['key', 'cert', 'pfx', 'ca', 'SNICallback', 'secureContext', 'passphrase'];
@@ -24,7 +28,6 @@ const DEFAULT_HEADER_PAIRS = 2000;
 function configure(server, reference, options, handler) {
   applyOptions(server, reference, options);
   server[kConnectionsSet] = new Set();
-  server[kCheckTimer] = null;
   server[kKeepAliveLines] = null;
   server.on(server instanceof tls.Server ? 'secureConnection' : 'connection', onServerConnection);
   server.on('listening', startChecking);
@@ -46,7 +49,7 @@ function onServerConnection(socket) {
 // Every connectionsCheckingInterval ms: headersTimeout and requestTimeout,
 // as they are at that moment (node:http's rule: ../connection-rules.js).
 function startChecking() {
-  if (this[kCheckTimer] !== null) clearInterval(this[kCheckTimer]);
+  if (this[kCheckTimer] !== undefined) clearInterval(this[kCheckTimer]);
   this[kCheckTimer] = setInterval(checkConnections, this.connectionsCheckingInterval, this).unref();
 }
 
@@ -77,6 +80,24 @@ const methods = {
     for (const conn of this[kConnectionsSet]) {
       if (conn.isIdle()) conn.socket.destroy();
     }
+  },
+
+  // A rejected promise of an async listener, with captureRejections on: a
+  // 'request' handler's gets a 500 with no header of its own when no answer
+  // has begun, else the response is destroyed; other events, as net.Server.
+  [EventEmitter.captureRejectionSymbol](err, event, ...args) {
+    if (event !== 'request') {
+      Reflect.apply(net.Server.prototype[EventEmitter.captureRejectionSymbol], this, [err, event, ...args]);
+      return;
+    }
+    const res = args[1];
+    if (res.headersSent || res.writableEnded) {
+      res.destroy();
+      return;
+    }
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    res.statusCode = 500;
+    res.end(STATUS_CODES[500]);
   },
 
   setTimeout(msecs, callback) {
@@ -127,10 +148,7 @@ class SecureServer extends tls.Server {
 function closeFor(Base) {
   return function close(...args) {
     this.closeIdleConnections();
-    if (this[kCheckTimer] !== null) {
-      clearInterval(this[kCheckTimer]);
-      this[kCheckTimer] = null;
-    }
+    if (this[kCheckTimer] !== undefined) clearInterval(this[kCheckTimer]);
     Base.prototype.close.apply(this, args);
     return this;
   };
@@ -138,7 +156,7 @@ function closeFor(Base) {
 
 for (const [Class, Base] of [[Server, net.Server], [SecureServer, tls.Server]]) {
   Object.defineProperty(Class.prototype, 'close', { value: closeFor(Base), writable: true, configurable: true });
-  for (const name of Object.keys(methods)) {
+  for (const name of Reflect.ownKeys(methods)) {
     Object.defineProperty(Class.prototype, name, { value: methods[name], writable: true, configurable: true });
   }
   Object.defineProperty(Class.prototype, Symbol.asyncDispose, {

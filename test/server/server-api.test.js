@@ -1,0 +1,59 @@
+'use strict';
+// The server's own API beside node:http's: a rejected async 'request'
+// listener under captureRejections, and the timeout checker's timer where
+// node:http keeps it (stopped by close(), replaced on each 'listening').
+const test = require('node:test');
+const assert = require('node:assert');
+const events = require('node:events');
+const { kConnectionsCheckingInterval } = require('_http_server');
+const { FACES, exchange, normalize, listen } = require('../support/both-servers');
+
+// A server made with captureRejections on (read at construction).
+function capturing(create, handler) {
+  const saved = events.captureRejections;
+  events.captureRejections = true;
+  try {
+    return create(handler);
+  } finally {
+    events.captureRejections = saved;
+  }
+}
+
+test('captureRejections: a rejected request handler gets 500 before its head, a destroyed response after', async () => {
+  const handlers = [
+    async (req, res) => {
+      res.setHeader('content-type', 'application/json');
+      throw new Error('kaboom');
+    },
+    async (req, res) => {
+      res.write('{');
+      await new Promise((r) => setTimeout(r, 20));
+      throw new Error('kaboom');
+    },
+  ];
+  for (const handler of handlers) {
+    const answers = [];
+    for (const [, create] of FACES) {
+      const server = capturing(create, handler);
+      const port = await listen(server);
+      const r = await exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\n\r\n'], { end: false, idleMs: 1000 });
+      answers.push({ text: normalize(r.text), closed: r.closed });
+      server.close();
+    }
+    assert.deepStrictEqual(answers[1], answers[0]);
+  }
+});
+
+test('the timeout checker is node:http\'s kConnectionsCheckingInterval: replaced on listening, stopped by close()', async () => {
+  for (const [face, create] of FACES) {
+    const server = create();
+    server.emit('listening');
+    const first = server[kConnectionsCheckingInterval];
+    server.emit('listening');
+    assert.ok(first._destroyed, face);
+    const second = server[kConnectionsCheckingInterval];
+    assert.strictEqual(second._destroyed, false, face);
+    await new Promise((resolve) => server.close(() => resolve()));
+    assert.ok(second._destroyed, face);
+  }
+});
