@@ -7,24 +7,14 @@
 // when this response's turn has come (pipelining) or keeps them until then.
 // A response whose body is known when it ends leaves in one write.
 
-const Stream = require('node:stream');
-const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
+const { validateHeaderName, validateHeaderValue } = require('node:http');
+const { OutgoingHead } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
 const { kOpenResponse, kClosesConnection, kWritten, kDetached, kClosed, kWritable } = require('./seam');
 
 const CRLF = '\r\n';
-const RE_CONN_CLOSE = /(?:^|\W)close(?:$|\W)/i;
-const RE_TE_CHUNKED = /(?:^|\W)chunked(?:$|\W)/i;
-const RE_INVALID_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
 const NON_ASCII = /[^\x00-\x7f]/;
-
-// What the head being built says (bits of _headState).
-const HAS_CONNECTION = 1;
-const HAS_CONTENT_LENGTH = 2;
-const HAS_TE = 4;
-const HAS_DATE = 8;
-const HAS_TRAILER = 16;
 
 // Where node:http differs between lines (measured on the built-in).
 const line = require('../node-line');
@@ -38,37 +28,17 @@ function isFlatString(encoding) {
     encoding === 'latin1';
 }
 
-class ServerResponse extends Stream {
+class ServerResponse extends OutgoingHead {
   constructor(req) {
-    super();
+    super(req);
     this.req = req;
     this._loop = null;
     this._detached = false;         // its turn is over: no socket
-    this.statusCode = 200;
-    this.statusMessage = undefined;
-    this.sendDate = true;
-    this.shouldKeepAlive = true;
-    this.useChunkedEncodingByDefault = true;
-    this.chunkedEncoding = false;
-    this.maxRequestsOnConnectionReached = false;
     this.writable = true;
     this.destroyed = false;
     this.finished = false;          // end() called (writableEnded)
     this._finishEmitted = false;    // its bytes went to the socket: 'finish' emitted
-    this._outHeaders = null;        // lowercase name -> [name, value]
-    this._head = null;              // the head, once built
-    this._headerSent = false;       // ... and handed to the socket (or queued)
-    this._headState = 0;
-    this._hasBody = req.method !== 'HEAD';
-    this._contentLength = null;
-    this._last = false;
-    this._defaultKeepAlive = true;
-    this._removedConnection = false;
-    this._removedContLen = false;
-    this._removedTE = false;
-    this._expect_continue = false;
-    this._sent100 = false;
-    this._trailer = '';
+    this._headerSent = false;       // the head was handed to the loop
     this._needDrain = false;
     this._closed = false;           // 'close' emitted
     this._endCallbacks = null;      // end()'s callbacks (24 on)
@@ -76,9 +46,6 @@ class ServerResponse extends Stream {
     this._socketCorks = 0;          // how many of those corked the socket
     this._chunks = null;            // chunks written while corked: [data, encoding, callback, ...]
     this._chunkBytes = 0;
-    if (req.httpVersionMajor < 1 || req.httpVersionMinor < 1) {
-      this.useChunkedEncodingByDefault = wire.chunkedRequested(req);
-    }
   }
 
   [kOpenResponse](loop, keepAlive) {
@@ -92,11 +59,6 @@ class ServerResponse extends Stream {
 
   get connection() {
     return this.socket;
-  }
-
-  // (As node:http's: true once the head is made, written or not.)
-  get headersSent() {
-    return this._head !== null;
   }
 
   get writableEnded() {
@@ -165,237 +127,6 @@ class ServerResponse extends Stream {
     return this;
   }
 
-  // ---- headers ----
-
-  setHeader(name, value) {
-    if (this._head !== null) throw errors.headersSent('set');
-    validateHeaderName(name);
-    validateHeaderValue(name, value);
-    if (this._outHeaders === null) this._outHeaders = { __proto__: null };
-    this._outHeaders[name.toLowerCase()] = [name, value];
-    return this;
-  }
-
-  appendHeader(name, value) {
-    if (this._head !== null) throw errors.headersSent('append');
-    validateHeaderName(name);
-    validateHeaderValue(name, value);
-    if (this._outHeaders === null) this._outHeaders = { __proto__: null };
-    const key = name.toLowerCase();
-    const entry = this._outHeaders[key];
-    if (entry === undefined) {
-      this._outHeaders[key] = [name, value];
-    } else {
-      const existing = Array.isArray(entry[1]) ? entry[1] : [entry[1]];
-      entry[1] = existing.concat(value);
-    }
-    return this;
-  }
-
-  getHeader(name) {
-    if (typeof name !== 'string') throw errors.notAString('name', name);
-    if (this._outHeaders === null) return undefined;
-    const entry = this._outHeaders[name.toLowerCase()];
-    return entry === undefined ? undefined : entry[1];
-  }
-
-  getHeaders() {
-    const out = { __proto__: null };
-    const headers = this._outHeaders;
-    if (headers !== null) {
-      for (const key in headers) out[key] = headers[key][1];
-    }
-    return out;
-  }
-
-  getHeaderNames() {
-    return this._outHeaders === null ? [] : Object.keys(this._outHeaders);
-  }
-
-  getRawHeaderNames() {
-    const headers = this._outHeaders;
-    const names = [];
-    if (headers !== null) {
-      for (const key in headers) names.push(headers[key][0]);
-    }
-    return names;
-  }
-
-  hasHeader(name) {
-    if (typeof name !== 'string') throw errors.notAString('name', name);
-    return this._outHeaders !== null && this._outHeaders[name.toLowerCase()] !== undefined;
-  }
-
-  removeHeader(name) {
-    if (typeof name !== 'string') throw errors.notAString('name', name);
-    if (this._head !== null) throw errors.headersSent('remove');
-    const key = name.toLowerCase();
-    if (key === 'connection') this._removedConnection = true;
-    else if (key === 'content-length') this._removedContLen = true;
-    else if (key === 'transfer-encoding') this._removedTE = true;
-    else if (key === 'date') this.sendDate = false;
-    if (this._outHeaders !== null) delete this._outHeaders[key];
-  }
-
-  // ---- the head ----
-
-  writeHead(statusCode, reason, obj) {
-    if (this._head !== null) throw errors.headersSent('write');
-    const original = statusCode;
-    statusCode |= 0;
-    if (statusCode < 100 || statusCode > 999) throw errors.invalidStatusCode(original);
-    if (typeof reason === 'string') {
-      this.statusMessage = reason;
-    } else {
-      if (!this.statusMessage) this.statusMessage = STATUS_CODES[statusCode] || 'unknown';
-      if (obj === undefined || obj === null) obj = reason;
-    }
-    this.statusCode = statusCode;
-    let headers;
-    if (this._outHeaders !== null) {
-      // Both: what writeHead() gives wins over what setHeader() set.
-      if (Array.isArray(obj)) {
-        if (obj.length % 2 !== 0) throw errors.invalidArgValue('headers', obj);
-        for (let n = 0; n < obj.length; n += 2) this.removeHeader(obj[n]);
-        for (let n = 0; n < obj.length; n += 2) if (obj[n]) this.appendHeader(obj[n], obj[n + 1]);
-      } else if (obj) {
-        const keys = Object.keys(obj);
-        for (let i = 0; i < keys.length; i++) if (keys[i]) this.setHeader(keys[i], obj[keys[i]]);
-      }
-      headers = this._outHeaders;
-    } else {
-      headers = obj;
-    }
-    let statusLine;
-    if (this.statusMessage === STATUS_CODES[statusCode]) {
-      statusLine = wire.statusLine(statusCode);
-    } else {
-      if (RE_INVALID_CHAR.test(this.statusMessage)) throw errors.invalidChar('statusMessage');
-      statusLine = `HTTP/1.1 ${statusCode} ${this.statusMessage}\r\n`;
-    }
-    if (statusCode === 204 || statusCode === 304 || (statusCode >= 100 && statusCode <= 199)) this._hasBody = false;
-    // A client that expects 100 Continue and got a final status may still send.
-    if (this._expect_continue && !this._sent100) this.shouldKeepAlive = false;
-    this._storeHead(statusLine, headers);
-    return this;
-  }
-
-  _implicitHeader() {
-    this.writeHead(this.statusCode);
-  }
-
-  _storeHead(statusLine, headers) {
-    let head = statusLine;
-    this._headState = 0;
-    if (headers !== undefined && headers !== null) {
-      if (headers === this._outHeaders) {
-        for (const key in headers) {
-          const entry = headers[key];
-          head = this._headerLines(head, entry[0], entry[1], false);
-        }
-      } else if (Array.isArray(headers)) {
-        if (headers.length !== 0 && Array.isArray(headers[0])) {
-          for (let i = 0; i < headers.length; i++) head = this._headerLines(head, headers[i][0], headers[i][1], true);
-        } else {
-          if (headers.length % 2 !== 0) throw errors.invalidArgValue('headers', headers);
-          for (let n = 0; n < headers.length; n += 2) head = this._headerLines(head, headers[n], headers[n + 1], true);
-        }
-      } else {
-        for (const key in headers) {
-          if (Object.prototype.hasOwnProperty.call(headers, key)) head = this._headerLines(head, key, headers[key], true);
-        }
-      }
-    }
-    const state = this._headState;
-    if (this.sendDate && (state & HAS_DATE) === 0) head += wire.dateLine();
-    // No chunked 204/304: the connection closes instead of a zero chunk.
-    if (this.chunkedEncoding && (this.statusCode === 204 || this.statusCode === 304)) {
-      this.chunkedEncoding = false;
-      this.shouldKeepAlive = false;
-    }
-    if (this._removedConnection) {
-      this._last = !this.shouldKeepAlive;
-    } else if ((state & HAS_CONNECTION) === 0) {
-      const sendKeepAlive = this.shouldKeepAlive &&
-        ((state & HAS_CONTENT_LENGTH) !== 0 || this.useChunkedEncodingByDefault);
-      if (sendKeepAlive && this.maxRequestsOnConnectionReached) {
-        head += wire.CONNECTION_CLOSE;
-      } else if (sendKeepAlive) {
-        head += this._defaultKeepAlive ? this._loop.server.keepAliveLines() : wire.CONNECTION_KEEP_ALIVE;
-      } else {
-        this._last = true;
-        head += wire.CONNECTION_CLOSE;
-      }
-    }
-    if ((state & (HAS_CONTENT_LENGTH | HAS_TE)) === 0) {
-      if (!this._hasBody) {
-        this.chunkedEncoding = false;
-      } else if (!this.useChunkedEncodingByDefault) {
-        this._last = true;
-      } else if ((state & HAS_TRAILER) === 0 && !this._removedContLen && typeof this._contentLength === 'number') {
-        head += 'Content-Length: ' + this._contentLength + CRLF;
-      } else if (!this._removedTE) {
-        head += wire.TRANSFER_ENCODING_CHUNKED;
-        this.chunkedEncoding = true;
-      } else {
-        this._last = true;
-      }
-    }
-    if (this.chunkedEncoding !== true && (state & HAS_TRAILER) !== 0) throw errors.trailerInvalid();
-    this._head = head + CRLF;
-  }
-
-  // Appends the line(s) of header `name` to `head`, noting what the head says.
-  _headerLines(head, name, value, validate) {
-    if (validate) validateHeaderName(name);
-    if (Array.isArray(value)) {
-      if (value.length >= 2 && name.length === 6 && name.toLowerCase() === 'cookie') {
-        value = value.join('; ');
-      } else {
-        for (let i = 0; i < value.length; i++) head = this._headerLine(head, name, value[i], validate);
-        return head;
-      }
-    }
-    return this._headerLine(head, name, value, validate);
-  }
-
-  _headerLine(head, name, value, validate) {
-    if (validate) validateHeaderValue(name, value);
-    const length = name.length;
-    if (length >= 4 && length <= 17) this._noteHeader(name.toLowerCase(), value);
-    return head + name + ': ' + value + CRLF;
-  }
-
-  _noteHeader(key, value) {
-    switch (key) {
-      case 'connection':
-        this._headState |= HAS_CONNECTION;
-        this._removedConnection = false;
-        if (RE_CONN_CLOSE.test(value)) this._last = true;
-        else this.shouldKeepAlive = true;
-        break;
-      case 'transfer-encoding':
-        this._headState |= HAS_TE;
-        this._removedTE = false;
-        if (RE_TE_CHUNKED.test(value)) this.chunkedEncoding = true;
-        break;
-      case 'content-length':
-        this._headState |= HAS_CONTENT_LENGTH;
-        this._contentLength = +value;
-        this._removedContLen = false;
-        break;
-      case 'date':
-        this._headState |= HAS_DATE;
-        break;
-      case 'trailer':
-        this._headState |= HAS_TRAILER;
-        break;
-      case 'keep-alive':
-        this._defaultKeepAlive = false;
-        break;
-    }
-  }
-
   flushHeaders() {
     if (this._head === null) this._implicitHeader();
     if (!this._headerSent) this._sendHead();
@@ -404,35 +135,6 @@ class ServerResponse extends Stream {
   _sendHead() {
     this._headerSent = true;
     this._loop.send(this, this._head, 'latin1', false, undefined);
-  }
-
-  addTrailers(headers) {
-    let trailer = '';
-    const keys = Object.keys(headers);
-    const isArray = Array.isArray(headers);
-    for (let i = 0; i < keys.length; i++) {
-      let field;
-      let value;
-      if (isArray) {
-        field = headers[keys[i]][0];
-        value = headers[keys[i]][1];
-      } else {
-        field = keys[i];
-        value = headers[field];
-      }
-      validateHeaderName(field, 'Trailer name');
-      if (Array.isArray(value) && value.length > 1) {
-        for (const v of value) {
-          validateHeaderValue(field, v);
-          trailer += field + ': ' + v + CRLF;
-        }
-      } else {
-        if (Array.isArray(value)) value = value[0];
-        validateHeaderValue(field, value);
-        trailer += field + ': ' + value + CRLF;
-      }
-    }
-    this._trailer = trailer;
   }
 
   // ---- informational answers ----

@@ -9,6 +9,17 @@
 // IncomingMessage / ServerResponse options take subclasses of ours).
 
 module.exports = {
+  // ---- the server and the loop ----
+  // socket[kConnection], parser[kConnection]: the connection's loop.
+  kConnection: Symbol('llhttp-napi/server connection'),
+  // server[kConnectionsSet]: its open connections (the timeout checker,
+  // closeIdleConnections()).
+  kConnectionsSet: Symbol('llhttp-napi/server connections'),
+  // server[kIncomingMessage], server[kServerResponse]: the classes the loop
+  // makes requests and responses of (undefined: ./request.js, ./response.js).
+  kIncomingMessage: Symbol('llhttp-napi/server IncomingMessage'),
+  kServerResponse: Symbol('llhttp-napi/server ServerResponse'),
+
   // ---- the loop to a request ----
   // req[kOpenRequest](loop, major, minor, method, url, upgrade): its head.
   kOpenRequest: Symbol('llhttp-napi/server open request'),

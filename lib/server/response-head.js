@@ -1,0 +1,280 @@
+'use strict';
+// The head of llhttp-napi/server's response: the headers a handler sets, and
+// the head made of them once (status line, the handler's lines, then the
+// lines the server adds: Date, Connection, the body's framing). The base
+// class of ./response.js, which sends the head and the body.
+
+const Stream = require('node:stream');
+const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
+const errors = require('./errors');
+const wire = require('./wire');
+
+const CRLF = '\r\n';
+const SAYS_CLOSE = /(?:^|\W)close(?:$|\W)/i;
+const SAYS_CHUNKED = /(?:^|\W)chunked(?:$|\W)/i;
+const BAD_STATUS_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
+
+// The headers the server looks at in the handler's head (bits of _said,
+// and of _removed for the ones removeHeader() keeps the server from adding).
+const CONNECTION = 1;
+const CONTENT_LENGTH = 2;
+const TRANSFER_ENCODING = 4;
+const DATE = 8;
+const TRAILER = 16;
+const KEEP_ALIVE = 32;
+const NOTED = new Map([['connection', CONNECTION], ['content-length', CONTENT_LENGTH],
+  ['transfer-encoding', TRANSFER_ENCODING], ['date', DATE], ['trailer', TRAILER], ['keep-alive', KEEP_ALIVE]]);
+
+// How the body is delimited when the handler's head names neither
+// Content-Length nor Transfer-Encoding (bodyFraming() picks one):
+// [line the server adds, chunked, the connection closes after it].
+const NO_BODY = 0;
+const UNTIL_CLOSE = 1;
+const KNOWN_LENGTH = 2;
+const CHUNKED = 3;
+const FRAMING = [
+  ['', false, false],
+  ['', false, true],
+  [null, false, false], // (Content-Length: the length end() was given)
+  [wire.TRANSFER_ENCODING_CHUNKED, true, false],
+];
+
+function bodyFraming(res, said) {
+  if (!res._hasBody) return NO_BODY;
+  // (An HTTP/1.0 client that did not ask for chunks reads until the close.)
+  if (!res.useChunkedEncodingByDefault) return UNTIL_CLOSE;
+  if ((said & TRAILER) === 0 && (res._removed & CONTENT_LENGTH) === 0 && typeof res._contentLength === 'number') {
+    return KNOWN_LENGTH;
+  }
+  return (res._removed & TRANSFER_ENCODING) === 0 ? CHUNKED : UNTIL_CLOSE;
+}
+
+class OutgoingHead extends Stream {
+  constructor(req) {
+    super();
+    this.statusCode = 200;
+    this.statusMessage = undefined;
+    this.sendDate = true;
+    this.shouldKeepAlive = true;
+    // (Below HTTP/1.1, only for a client that asked for chunks.)
+    this.useChunkedEncodingByDefault = (req.httpVersionMajor >= 1 && req.httpVersionMinor >= 1) ||
+      wire.chunkedRequested(req);
+    this.chunkedEncoding = false;
+    this.maxRequestsOnConnectionReached = false;
+    this._outHeaders = null;        // lowercase name -> [name, value]
+    this._head = null;              // the head, once made
+    this._said = 0;                 // what the handler's lines said (bits above)
+    this._removed = 0;              // what removeHeader() took away (bits above)
+    this._hasBody = req.method !== 'HEAD';
+    this._contentLength = null;
+    this._last = false;             // the connection closes after this answer
+    this._expect_continue = false;
+    this._sent100 = false;
+    this._trailer = '';
+  }
+
+  // (As node:http's: true once the head is made, written or not.)
+  get headersSent() {
+    return this._head !== null;
+  }
+
+  // ---- the handler's headers ----
+
+  setHeader(name, value) {
+    if (this._head !== null) throw errors.headersSent('set');
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    if (this._outHeaders === null) this._outHeaders = { __proto__: null };
+    this._outHeaders[name.toLowerCase()] = [name, value];
+    return this;
+  }
+
+  appendHeader(name, value) {
+    if (this._head !== null) throw errors.headersSent('append');
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    if (this._outHeaders === null) this._outHeaders = { __proto__: null };
+    const key = name.toLowerCase();
+    const entry = this._outHeaders[key];
+    if (entry === undefined) this._outHeaders[key] = [name, value];
+    else entry[1] = (Array.isArray(entry[1]) ? entry[1] : [entry[1]]).concat(value);
+    return this;
+  }
+
+  getHeader(name) {
+    if (typeof name !== 'string') throw errors.notAString('name', name);
+    const entry = this._outHeaders === null ? undefined : this._outHeaders[name.toLowerCase()];
+    return entry === undefined ? undefined : entry[1];
+  }
+
+  getHeaders() {
+    const out = { __proto__: null };
+    for (const key in this._outHeaders) out[key] = this._outHeaders[key][1];
+    return out;
+  }
+
+  getHeaderNames() {
+    return this._outHeaders === null ? [] : Object.keys(this._outHeaders);
+  }
+
+  getRawHeaderNames() {
+    const names = [];
+    for (const key in this._outHeaders) names.push(this._outHeaders[key][0]);
+    return names;
+  }
+
+  hasHeader(name) {
+    if (typeof name !== 'string') throw errors.notAString('name', name);
+    return this._outHeaders !== null && this._outHeaders[name.toLowerCase()] !== undefined;
+  }
+
+  // Removing Connection, Content-Length or Transfer-Encoding also keeps the
+  // server from adding its own; removing Date, the Date line.
+  removeHeader(name) {
+    if (typeof name !== 'string') throw errors.notAString('name', name);
+    if (this._head !== null) throw errors.headersSent('remove');
+    const key = name.toLowerCase();
+    const bit = NOTED.get(key);
+    if (bit === DATE) this.sendDate = false;
+    else if (bit !== undefined && bit !== TRAILER && bit !== KEEP_ALIVE) this._removed |= bit;
+    if (this._outHeaders !== null) delete this._outHeaders[key];
+  }
+
+  addTrailers(headers) {
+    let trailer = '';
+    const pairs = Array.isArray(headers) ? headers : Object.entries(headers);
+    for (const [field, given] of pairs) {
+      validateHeaderName(field, 'Trailer name');
+      const values = Array.isArray(given) && given.length > 1 ? given : [Array.isArray(given) ? given[0] : given];
+      for (const value of values) {
+        validateHeaderValue(field, value);
+        trailer += field + ': ' + value + CRLF;
+      }
+    }
+    this._trailer = trailer;
+  }
+
+  // ---- the head ----
+
+  writeHead(statusCode, reason, headers) {
+    if (this._head !== null) throw errors.headersSent('write');
+    const code = statusCode | 0;
+    if (code < 100 || code > 999) throw errors.invalidStatusCode(statusCode);
+    if (typeof reason === 'string') this.statusMessage = reason;
+    else {
+      if (!this.statusMessage) this.statusMessage = STATUS_CODES[code] || 'unknown';
+      if (headers === undefined || headers === null) headers = reason;
+    }
+    this.statusCode = code;
+    // With headers set before, the ones given here replace theirs.
+    if (this._outHeaders !== null) {
+      if (Array.isArray(headers)) {
+        if (headers.length % 2 !== 0) throw errors.invalidArgValue('headers', headers);
+        for (let n = 0; n < headers.length; n += 2) this.removeHeader(headers[n]);
+        for (let n = 0; n < headers.length; n += 2) if (headers[n]) this.appendHeader(headers[n], headers[n + 1]);
+      } else if (headers) {
+        for (const key of Object.keys(headers)) if (key) this.setHeader(key, headers[key]);
+      }
+      headers = this._outHeaders;
+    }
+    let statusLine;
+    if (this.statusMessage === STATUS_CODES[code]) statusLine = wire.statusLine(code);
+    else if (BAD_STATUS_CHAR.test(this.statusMessage)) throw errors.invalidChar('statusMessage');
+    else statusLine = `HTTP/1.1 ${code} ${this.statusMessage}\r\n`;
+    if (code === 204 || code === 304 || code < 200) this._hasBody = false;
+    // A client that expects 100 Continue and got a final status may still send.
+    if (this._expect_continue && !this._sent100) this.shouldKeepAlive = false;
+    this._head = this._makeHead(statusLine, headers);
+    return this;
+  }
+
+  // (node:http's name: frameworks call it to make the head now.)
+  _implicitHeader() {
+    this.writeHead(this.statusCode);
+  }
+
+  _makeHead(statusLine, headers) {
+    this._said = 0;
+    let head = statusLine;
+    if (headers === this._outHeaders) {
+      for (const key in headers) head = this._addLines(head, headers[key][0], headers[key][1], false);
+    } else if (Array.isArray(headers)) {
+      if (headers.length !== 0 && Array.isArray(headers[0])) {
+        for (let i = 0; i < headers.length; i++) head = this._addLines(head, headers[i][0], headers[i][1], true);
+      } else {
+        if (headers.length % 2 !== 0) throw errors.invalidArgValue('headers', headers);
+        for (let n = 0; n < headers.length; n += 2) head = this._addLines(head, headers[n], headers[n + 1], true);
+      }
+    } else if (headers !== undefined && headers !== null) {
+      for (const key of Object.keys(headers)) head = this._addLines(head, key, headers[key], true);
+    }
+    const said = this._said;
+    if (this.sendDate && (said & DATE) === 0) head += wire.dateLine();
+    // No chunked 204/304: the connection closes instead of a zero chunk.
+    if (this.chunkedEncoding && (this.statusCode === 204 || this.statusCode === 304)) {
+      this.chunkedEncoding = false;
+      this.shouldKeepAlive = false;
+    }
+    head += this._connectionLine(said);
+    if ((said & (CONTENT_LENGTH | TRANSFER_ENCODING)) === 0) {
+      const framing = bodyFraming(this, said);
+      const [line, chunked, closes] = FRAMING[framing];
+      head += framing === KNOWN_LENGTH ? 'Content-Length: ' + this._contentLength + CRLF : line;
+      this.chunkedEncoding = chunked;
+      if (closes) this._last = true;
+    }
+    if (!this.chunkedEncoding && (said & TRAILER) !== 0) throw errors.trailerInvalid();
+    return head + CRLF;
+  }
+
+  // The Connection line the server adds (none when the handler gave one).
+  _connectionLine(said) {
+    if ((this._removed & CONNECTION) !== 0) {
+      this._last = !this.shouldKeepAlive;
+      return '';
+    }
+    if ((said & CONNECTION) !== 0) return '';
+    const keepAlive = this.shouldKeepAlive && ((said & CONTENT_LENGTH) !== 0 || this.useChunkedEncodingByDefault);
+    if (!keepAlive) {
+      this._last = true;
+      return wire.CONNECTION_CLOSE;
+    }
+    if (this.maxRequestsOnConnectionReached) return wire.CONNECTION_CLOSE;
+    return (said & KEEP_ALIVE) === 0 ? this._loop.server.keepAliveLines() : wire.CONNECTION_KEEP_ALIVE;
+  }
+
+  // Appends the line(s) of header `name` to `head`, noting what they say.
+  _addLines(head, name, value, validate) {
+    if (validate) validateHeaderName(name);
+    if (Array.isArray(value)) {
+      if (value.length < 2 || name.length !== 6 || name.toLowerCase() !== 'cookie') {
+        for (let i = 0; i < value.length; i++) head = this._addLine(head, name, value[i], validate);
+        return head;
+      }
+      value = value.join('; ');
+    }
+    return this._addLine(head, name, value, validate);
+  }
+
+  _addLine(head, name, value, validate) {
+    if (validate) validateHeaderValue(name, value);
+    const bit = name.length >= 4 && name.length <= 17 ? NOTED.get(name.toLowerCase()) : undefined;
+    if (bit !== undefined) this._note(bit, value);
+    return head + name + ': ' + value + CRLF;
+  }
+
+  _note(bit, value) {
+    this._said |= bit;
+    this._removed &= ~bit;
+    if (bit === CONNECTION) {
+      if (SAYS_CLOSE.test(value)) this._last = true;
+      else this.shouldKeepAlive = true;
+    } else if (bit === TRANSFER_ENCODING) {
+      if (SAYS_CHUNKED.test(value)) this.chunkedEncoding = true;
+    } else if (bit === CONTENT_LENGTH) {
+      this._contentLength = +value;
+    }
+  }
+}
+
+module.exports = { OutgoingHead };
