@@ -5,5 +5,5 @@
 // One instance: everything comes from the CommonJS entry (./index.js).
 import server from './index.js';
 
-export const { createServer, Server, SecureServer, fastifyServerFactory } = server;
+export const { createServer, listen, prepareExpressApp, Server, SecureServer, fastifyServerFactory } = server;
 export default server;
