@@ -4,15 +4,22 @@
 // end of each head. Its headers come from the parser in one batch
 // (getAllHeaders()) when first read; `rawHeaders` is that batch. The body is
 // a Readable fed by the loop; a reader that falls behind stops the socket's
-// reads until it asks for more.
+// reads until it asks for more. A request pays for the Readable only when
+// used: its state is made on the first piece of body or the first use of
+// the stream (a listener, read(), pipe(), for await, setEncoding(), a
+// readable* or destroyed property); until then the request is a plain
+// event emitter with the Readable's methods, and a body-less request
+// answered without that never makes one.
 
-const { Readable } = require('node:stream');
+const Stream = require('node:stream');
+const { Readable } = Stream;
 const { addHeaderLine } = require('./headers');
 const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered } = require('./seam');
 
 const HTTP_1_1 = '1.1';
 
-class ServerRequest extends Readable {
+// (A Stream, not a Readable, is constructed: see makeReadable() below.)
+class ServerRequest extends Stream {
   constructor(socket) {
     super();
     this.socket = socket;
@@ -32,6 +39,8 @@ class ServerRequest extends Readable {
     this._trailers = null;
     this._reading = false;        // someone read (node:http's _consuming)
     this._discarding = false;     // the body goes unread (node:http's _dumped)
+    this._hasReadable = false;    // its Readable state is made
+    this._settled = false;        // unused, discarded, and as node:http's would be by now: ended and closed
   }
 
   [kOpenRequest](loop, major, minor, method, url, upgrade) {
@@ -56,16 +65,28 @@ class ServerRequest extends Readable {
     if (this._rawHeaders === null) this._rawHeaders = rawHeaders;
     if (rawTrailers !== null && rawTrailers.length !== 0) this._rawTrailers = rawTrailers;
     this.complete = true;
-    this.push(null);
+    // (Without a Readable yet, makeReadable() ends the one it makes.)
+    if (this._hasReadable) this.push(null);
+    else if (this._discarding) settleSoon(this);
   }
 
-  // The response finished: a body nobody reads is discarded. One fully
-  // received and never read just ends (no flowing tick); one still
-  // arriving is dropped as it arrives.
+  // The response finished: a body nobody reads is discarded.
   [kAnswered]() {
+    if (!this._hasReadable) {
+      // Nobody used the stream: what body comes is dropped as it comes.
+      this._discarding = true;
+      if (this.complete) settleSoon(this);
+      return;
+    }
     if (this._reading || this._readableState.resumeScheduled || this._discarding) return;
     this._discarding = true;
     this.removeAllListeners('data');
+    this._drain();
+  }
+
+  // A body fully received just ends (no flowing tick); one still arriving
+  // flows away.
+  _drain() {
     const state = this._readableState;
     if (this.complete && state.flowing === null && state.ended && state.length === 0 && !state.destroyed) {
       this.read(0);
@@ -175,6 +196,55 @@ class ServerRequest extends Readable {
     cb(err !== null && err !== undefined && this.listenerCount('error') > 0 ? err : null);
   }
 }
+
+// The Readable behind a request, made on first use: Readable's constructor
+// runs on the request (its listeners stay), and what the loop said before
+// is said again (the end of the body, an unread body discarded).
+function makeReadable(req) {
+  req._hasReadable = true;
+  Readable.call(req);
+  const state = req._readableState;
+  if (req._settled) {
+    // (node:http's emitted 'end' and 'close' to nobody ticks ago.)
+    state.ended = state.endEmitted = true;
+    state.destroyed = state.closed = state.closeEmitted = true;
+  } else {
+    if (req.complete) req.push(null);
+    if (req._discarding) req._drain();
+  }
+  return state;
+}
+
+// A request answered, its body complete and unused, is settled on the
+// next tick (one tick for all of those of a tick): a Readable made after
+// that is ended and closed already, as node:http's request is by then.
+let settling = null;
+
+function settleSoon(req) {
+  if (settling === null) {
+    settling = [];
+    process.nextTick(settleAll);
+  }
+  settling.push(req);
+}
+
+function settleAll() {
+  const requests = settling;
+  settling = null;
+  for (let i = 0; i < requests.length; i++) requests[i]._settled = true;
+}
+
+Object.setPrototypeOf(ServerRequest.prototype, Readable.prototype);
+Object.defineProperty(ServerRequest.prototype, '_readableState', {
+  get() {
+    return makeReadable(this);
+  },
+  // (Readable's constructor assigns it: from then on it is the request's own.)
+  set(state) {
+    Object.defineProperty(this, '_readableState', { value: state, writable: true, enumerable: true, configurable: true });
+  },
+  configurable: true,
+});
 
 function headersObject(raw, end, join) {
   const out = {};
