@@ -10,7 +10,7 @@ const assert = require('node:assert');
 const http = require('node:http');
 const path = require('node:path');
 const ours = require('../../lib/server');
-const { FACES, withServer, exchange, normalize, withClose } = require('../support/both-servers');
+const { withServer, exchange, normalize, withClose } = require('../support/both-servers');
 
 const EXPRESSES = [['express 5', require('express')], ['express 4', require('express4')]];
 const FILE = path.join(__dirname, '..', '..', 'package.json');
@@ -164,4 +164,19 @@ test('an app mounted in a served app answers through this server; so does one se
   assert.doesNotThrow(() => ours.createServer(child));
 });
 
-void FACES;
+test('prepareExpressApp(): an app a served app calls as a plain handler (as vhost() does) answers', async () => {
+  const express = require('express');
+  const inner = express();
+  inner.get('/', (req, res) => res.send(`inner ${req.hostname}`));
+  const outer = express();
+  outer.use((req, res, next) => (req.hostname === 'inner.test' ? inner(req, res, next) : next()));
+  outer.get('/', (req, res) => res.send('outer'));
+  assert.strictEqual(ours.prepareExpressApp(inner), inner);
+  await withServer(createWithApp['llhttp-napi/server'], undefined, outer, async (port) => {
+    const a = await exchange(port, [withClose('GET / HTTP/1.1\r\nHost: inner.test\r\n\r\n')], { end: false });
+    const b = await exchange(port, [withClose('GET / HTTP/1.1\r\nHost: other.test\r\n\r\n')], { end: false });
+    assert.match(a.text, /\r\n\r\ninner inner\.test$/);
+    assert.match(b.text, /\r\n\r\nouter$/);
+  });
+  assert.throws(() => ours.prepareExpressApp(() => {}), TypeError);
+});
