@@ -6,11 +6,15 @@
 // passed/failed per test file for both, then the tests that pass on
 // node:http and fail on ours.
 //
-//   node scripts/dev/express-suite.js <express checkout> [--jobs=2] [--only=substring] [--timeout=60]
+//   node scripts/dev/express-suite.js <express checkout> [--jobs=2] [--only=substring] [--timeout=120]
+//     [--test-timeout=10000]
 //
 // The checkout must have its dependencies installed (npm install in it).
 // Each test file runs in a mocha process of its own, on the node running
-// this script, as Express's `npm test` runs it (test/support/env, --check-leaks).
+// this script, as Express's `npm test` runs it (test/support/env, --check-leaks),
+// with a longer per-test timeout than mocha's 2 s (--test-timeout, ms; both
+// servers alike): on a loaded machine a file's first request, which loads
+// the server, can take longer.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -20,13 +24,14 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const PRELOAD = path.join(__dirname, 'fastify-suite-preload.js');
 
 function args() {
-  const out = { checkout: null, jobs: 2, only: null, timeout: 60 };
+  const out = { checkout: null, jobs: 2, only: null, timeout: 120, testTimeout: 10000 };
   for (const arg of process.argv.slice(2)) {
-    const m = /^--(\w+)=(.*)$/.exec(arg);
+    const m = /^--([\w-]+)=(.*)$/.exec(arg);
     if (m === null) out.checkout = path.resolve(arg);
     else if (m[1] === 'jobs') out.jobs = Number(m[2]);
     else if (m[1] === 'only') out.only = m[2];
     else if (m[1] === 'timeout') out.timeout = Number(m[2]);
+    else if (m[1] === 'test-timeout') out.testTimeout = Number(m[2]);
   }
   if (out.checkout === null || !fs.existsSync(path.join(out.checkout, 'lib', 'express.js'))) {
     console.error('usage: node scripts/dev/express-suite.js <express checkout> [--jobs=2] [--only=substring]');
@@ -47,13 +52,13 @@ function testFiles(checkout) {
 }
 
 // One file on one server: { pass, fail, failed: [titles], timedOut }.
-function runFile(checkout, file, ours, timeoutSec, index) {
+function runFile(checkout, file, ours, { timeout: timeoutSec, testTimeout }, index) {
   const report = path.join(os.tmpdir(), `express-suite-${process.pid}-${index}-${ours ? 'ours' : 'builtin'}.json`);
   return new Promise((resolve) => {
     const execArgv = ours ? ['--require', PRELOAD] : [];
     const mocha = path.join(checkout, 'node_modules', 'mocha', 'bin', 'mocha.js');
     const child = spawn(process.execPath, [...execArgv, mocha, '--require', 'test/support/env', '--check-leaks',
-      '--reporter', 'json', '--reporter-option', `output=${report}`, file], {
+      '--timeout', String(testTimeout), '--reporter', 'json', '--reporter-option', `output=${report}`, file], {
       cwd: checkout, env: { ...process.env, LLHTTP_NAPI_ROOT: ROOT }, stdio: 'ignore',
     });
     let timedOut = false;
@@ -88,7 +93,7 @@ async function main() {
   const worker = async () => {
     while (next < jobs.length) {
       const [file, ours, index] = jobs[next++];
-      results.get(file)[ours ? 'ours' : 'builtin'] = await runFile(opts.checkout, file, ours, opts.timeout, index);
+      results.get(file)[ours ? 'ours' : 'builtin'] = await runFile(opts.checkout, file, ours, opts, index);
     }
   };
   await Promise.all(Array.from({ length: opts.jobs }, worker));
