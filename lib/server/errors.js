@@ -38,12 +38,16 @@ module.exports = {
     'The "chunk" argument must be of type string or an instance of Buffer or Uint8Array.' + received(chunk)),
   notAString: (name, value) => make(TypeError, 'ERR_INVALID_ARG_TYPE',
     `The "${name}" argument must be of type string.` + received(value)),
+  notANumber: (name, value) => make(TypeError, 'ERR_INVALID_ARG_TYPE',
+    `The "${name}" argument must be of type number.` + received(value)),
   alreadyFinished: (method) => make(Error, 'ERR_STREAM_ALREADY_FINISHED',
     `Cannot call ${method} after a stream was finished`),
   invalidArgValue: (name, value) => make(TypeError, 'ERR_INVALID_ARG_VALUE',
     `The argument '${name}' is invalid. Received ${inspect(value)}`),
   notAnObject: (name, value) => make(TypeError, 'ERR_INVALID_ARG_TYPE',
     `The "${name}" argument must be of type object.` + received(value)),
+  outOfRange: (name, range, value) => make(RangeError, 'ERR_OUT_OF_RANGE',
+    `The value of "${name}" is out of range. It must be ${range}. Received ${inspect(value)}`),
   requestTimeout: () => make(Error, 'ERR_HTTP_REQUEST_TIMEOUT', 'Request timeout'),
   connectionReset: () => {
     const err = make(Error, 'ECONNRESET', 'aborted');

@@ -117,8 +117,7 @@ function onMessageComplete() {
     conn.hasTrailers = false;
     trailers = this.getAllTrailers();
   }
-  // (The parser keeps the head only until the next message begins.)
-  req[kBodyEnd](this.getAllHeaders(), trailers);
+  req[kBodyEnd](trailers);
   // No more body: the next message may be read.
   if (conn.pausedForBody) conn.bodyWanted();
 }

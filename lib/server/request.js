@@ -61,8 +61,9 @@ class ServerRequest extends Stream {
     return this._discarding || this.push(chunk);
   }
 
-  [kBodyEnd](rawHeaders, rawTrailers) {
-    if (this._rawHeaders === null) this._rawHeaders = rawHeaders;
+  [kBodyEnd](rawTrailers) {
+    // (The parser keeps the head only until the next message begins.)
+    if (this._rawHeaders === null) this._rawHeaders = this._loop.headPairs();
     if (rawTrailers !== null && rawTrailers.length !== 0) this._rawTrailers = rawTrailers;
     this.complete = true;
     // (Without a Readable yet, makeReadable() ends the one it makes.)

@@ -7,7 +7,7 @@
 // when this response's turn has come (pipelining) or keeps them until then.
 // A response whose body is known when it ends leaves in one write.
 
-const { validateHeaderName, validateHeaderValue } = require('node:http');
+const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
 const { OutgoingHead } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
@@ -36,6 +36,7 @@ class ServerResponse extends OutgoingHead {
     this._detached = false;         // its turn is over: no socket
     this.writable = true;
     this.destroyed = false;
+    this.errored = null;            // what destroy() was given
     this.finished = false;          // end() called (writableEnded)
     this._finishEmitted = false;    // its bytes went to the socket: 'finish' emitted
     this._headerSent = false;       // the head was handed to the loop
@@ -59,6 +60,11 @@ class ServerResponse extends OutgoingHead {
 
   get connection() {
     return this.socket;
+  }
+
+  // 'close' was emitted.
+  get closed() {
+    return this._closed;
   }
 
   get writableEnded() {
@@ -165,6 +171,27 @@ class ServerResponse extends OutgoingHead {
 
   // A 1xx answer goes before the head; once the head is made, lines that
   // have writeInformation() refuse it (older ones send it anyway).
+  // writeInformation(status[, headers][, cb]): any 1xx but 101, where the
+  // line has it (24.22 on).
+  _writeAnyInformation(statusCode, headers, cb) {
+    if (this._head !== null) throw errors.headersSent('write');
+    if (typeof statusCode !== 'number') throw errors.notANumber('statusCode', statusCode);
+    if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 199) {
+      throw errors.outOfRange('statusCode', '>= 100 && <= 199', statusCode);
+    }
+    if (statusCode === 101) throw errors.invalidStatusCode(statusCode);
+    let head = `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] || 'unknown'}\r\n`;
+    const pairs = headers === undefined || headers === null ? [] :
+      Array.isArray(headers) ? (headers.length !== 0 && Array.isArray(headers[0]) ? headers : pairsOf(headers)) :
+        Object.entries(headers);
+    for (const [name, value] of pairs) {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+      head += name + ': ' + value + CRLF;
+    }
+    return this._loop.send(this, head + CRLF, 'latin1', false, cb);
+  }
+
   _writeInformational(bytes, cb) {
     if (REFUSE_LATE_INFORMATION && this._head !== null) throw errors.headersSent('write');
     this._loop.send(this, bytes, 'latin1', false, cb);
@@ -307,8 +334,15 @@ class ServerResponse extends OutgoingHead {
   destroy(err) {
     if (this.destroyed) return this;
     this.destroyed = true;
+    this.errored = err;
     if (!this._detached) this._loop.socket.destroy(err);
     return this;
+  }
+
+  // An async listener's rejection (captureRejections): the response goes,
+  // as node:http's.
+  [Symbol.for('nodejs.rejection')](err) {
+    this.destroy(err);
   }
 
   // ---- the loop's calls ----
@@ -322,7 +356,7 @@ class ServerResponse extends OutgoingHead {
     const callbacks = this._endCallbacks;
     if (callbacks !== null) {
       this._endCallbacks = null;
-      for (let i = 0; i < callbacks.length; i++) callbacks[i]();
+      for (let i = 0; i < callbacks.length; i++) callbacks[i](null);
     }
     this.emit('finish');
   }
@@ -343,6 +377,28 @@ class ServerResponse extends OutgoingHead {
     this._needDrain = false;
     this.emit('drain');
   }
+}
+
+// A flat [name, value, ...] list as pairs.
+function pairsOf(flat) {
+  if (flat.length % 2 !== 0) throw errors.invalidArgValue('headers', flat);
+  const pairs = [];
+  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i], flat[i + 1]]);
+  return pairs;
+}
+
+if (REFUSE_LATE_INFORMATION) {
+  Object.defineProperty(ServerResponse.prototype, 'writeInformation', {
+    value: function writeInformation(statusCode, headers, cb) {
+      if (typeof headers === 'function') {
+        cb = headers;
+        headers = undefined;
+      }
+      return this._writeAnyInformation(statusCode, headers, cb);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 function uncorkNT(res) {

@@ -26,8 +26,9 @@ module.exports = {
   // req[kBodyChunk](chunk) -> false when its reader is behind (the loop
   // stops reading until loop.bodyWanted()).
   kBodyChunk: Symbol('llhttp-napi/server body chunk'),
-  // req[kBodyEnd](rawHeaders, rawTrailers): the message is complete; the
-  // head's pairs (the parser moves on) and the trailers (null: none).
+  // req[kBodyEnd](rawTrailers): the message is complete (trailers: null
+  // for none); the request takes the head's pairs now if it has not (the
+  // parser moves on).
   kBodyEnd: Symbol('llhttp-napi/server body end'),
   // req[kAnswered](): its response finished; a body nobody reads goes.
   kAnswered: Symbol('llhttp-napi/server answered'),
