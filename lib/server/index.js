@@ -186,7 +186,7 @@ function listen(app, ...args) {
   if (typeof args[last] === 'function') {
     const callback = args[last];
     let called = false;
-    args[last] = server.listening ? callback : function done(err) {
+    args[last] = function done(err) {
       if (called) return;
       called = true;
       server.removeListener('error', done);
