@@ -18,6 +18,7 @@ const hooks = require('../parser-hooks');
 const { nowMs } = require('../clock');
 const { freshConnectionIsIdle } = require('../node-line');
 const seam = require('./seam');
+const diagnostics = require('./diagnostics');
 const errors = require('./errors');
 const { attach, clientError } = require('./loop-events');
 
@@ -156,6 +157,9 @@ class Connection {
   // last answer), passes to the next response, or waits for a request.
   responseFinished(res) {
     if (this.responses[0] !== res) return;
+    if (diagnostics.responseFinish.hasSubscribers) {
+      diagnostics.responseFinish.publish({ request: res.req, response: res, socket: this.socket, server: this.server });
+    }
     res.req[kAnswered]();
     res[kDetached]();
     process.nextTick(closeResponse, res);

@@ -5,6 +5,7 @@
 
 import type * as http from 'node:http';
 import type * as https from 'node:https';
+import type * as net from 'node:net';
 import type * as tls from 'node:tls';
 
 /** node:http's server options (llhttp-napi/server takes them all, with node:http's checks). */
@@ -43,6 +44,24 @@ export class SecureServer {
 export function createServer(handler?: RequestListener): Server;
 export function createServer(options: ServerOptions | null | undefined, handler?: RequestListener): Server;
 export function createServer(options: ServerOptions & tls.TlsOptions, handler?: RequestListener): Server | SecureServer;
+
+type ListenCallback = (error?: Error) => void;
+
+/**
+ * Express's `app.listen(...)` on this server (docs/server.md, "Express"): `createServer(app)`, then
+ * `listen(...)`; a callback given last also hears a listen error. Returns the server.
+ */
+export function listen(app: RequestListener, port?: number, hostname?: string, backlog?: number, callback?: ListenCallback): Server;
+export function listen(app: RequestListener, port?: number, hostname?: string, callback?: ListenCallback): Server;
+export function listen(app: RequestListener, port?: number, callback?: ListenCallback): Server;
+export function listen(app: RequestListener, path: string, callback?: ListenCallback): Server;
+export function listen(app: RequestListener, options: net.ListenOptions, callback?: ListenCallback): Server;
+
+/**
+ * What `createServer(app)` does to the Express app it is given, for an app a served app calls as a
+ * plain handler instead of mounting it (`vhost(host, otherApp)`). Returns the app.
+ */
+export function prepareExpressApp<App extends RequestListener>(app: App, options?: ServerOptions): App;
 
 /** The options Fastify hands to its serverFactory that this factory reads. */
 export interface FastifyFactoryOptions {

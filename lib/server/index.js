@@ -13,6 +13,7 @@ const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
 const { splitArguments, readOptions, applyOptions } = require('./options');
 const { timeoutDeadlines } = require('../connection-rules');
+const { isExpressApp, serveExpressApp, prepareExpressApp } = require('./express');
 
 // node:http's own key of the timeout checker's timer (which tests read), so
 // that a server's checker is found where node:http's is.
@@ -28,6 +29,7 @@ function configure(server, reference, options, handler) {
   server[kKeepAliveLines] = null;
   server.on(server instanceof tls.Server ? 'secureConnection' : 'connection', onConnection);
   server.on('listening', startChecking);
+  if (isExpressApp(handler)) serveExpressApp(handler, options);
   if (typeof handler === 'function') server.on('request', handler);
 }
 
@@ -163,6 +165,25 @@ function createServer(options, handler) {
   return new Server(options, handler);
 }
 
+// Express's app.listen(...args) on this server: createServer(app), then
+// listen(...args); a callback also hears a listen error. Returns the server.
+function listen(app, ...args) {
+  const server = createServer(app);
+  const last = args.length - 1;
+  if (typeof args[last] === 'function') {
+    const callback = args[last];
+    let called = false;
+    args[last] = function done(err) {
+      if (called) return;
+      called = true;
+      server.removeListener('error', done);
+      callback.call(this, err);
+    };
+    server.once('error', args[last]);
+  }
+  return server.listen(...args);
+}
+
 // Fastify's serverFactory: fastify({ serverFactory: fastifyServerFactory }).
 // The server Fastify would build on node:http, on this package's: made from
 // Fastify's `https` options (`true`: none) or else its `http` options, then
@@ -180,6 +201,6 @@ function fastifyServerFactory(handler, opts = {}) {
   return server;
 }
 
-module.exports = { createServer, Server, SecureServer, fastifyServerFactory,
+module.exports = { createServer, listen, prepareExpressApp, Server, SecureServer, fastifyServerFactory,
   // The base classes of the IncomingMessage / ServerResponse options.
   IncomingMessage: ServerRequest, ServerResponse };

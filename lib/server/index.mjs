@@ -5,5 +5,6 @@
 // One instance: everything comes from the CommonJS entry (./index.js).
 import server from './index.js';
 
-export const { createServer, Server, SecureServer, fastifyServerFactory, IncomingMessage, ServerResponse } = server;
+export const { createServer, listen, prepareExpressApp, Server, SecureServer, fastifyServerFactory,
+  IncomingMessage, ServerResponse } = server;
 export default server;

@@ -11,6 +11,7 @@ const { HTTPParser, allMethods } = require('../parser');
 const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
 const seam = require('./seam');
+const diagnostics = require('./diagnostics');
 const wire = require('./wire');
 
 const { kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kOnExecute } = HTTPParser;
@@ -84,7 +85,11 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
   }
   conn.pauseIfBehind();
   const res = new (server[kServerResponse] || ServerResponse)(req);
+  if (diagnostics.responseCreated.hasSubscribers) diagnostics.responseCreated.publish({ request: req, response: res });
   res[kOpenResponse](conn, keepAlive);
+  if (diagnostics.requestStart.hasSubscribers) {
+    diagnostics.requestStart.publish({ request: req, response: res, socket, server });
+  }
   res.on('finish', onResponseFinish);
   conn.responses.push(res);
   if (conn.active === null && !conn.lastAnswered) conn.active = res;

@@ -28,11 +28,10 @@ const PRIVATE = [['kUniqueHeaders', kUniqueHeaders], ['OptimizeEmptyRequestsOpti
 
 // The options argument of new Server(options, handler) / createServer():
 // the options object (validated as node:http validates it) and the handler.
-// A handler may come first. Throws for an Express app (rejectExpress()).
+// A handler may come first.
 function splitArguments(options, handler) {
   if (typeof options === 'function') [options, handler] = [{}, options];
   else if (options === undefined || options === null) options = {};
-  rejectExpress(handler);
   return [options, handler];
 }
 
@@ -77,20 +76,4 @@ function messageClass(options, name, Base) {
   return given;
 }
 
-// An Express app handed to createServer() would fail on its first request
-// (it sets node:http's IncomingMessage / ServerResponse prototypes on the
-// request and response, which are not those): say so at once.
-function rejectExpress(handler) {
-  if (typeof handler === 'function' && typeof handler.handle === 'function' &&
-      typeof handler.set === 'function' && typeof handler.use === 'function' &&
-      handler.request !== null && typeof handler.request === 'object' &&
-      handler.response !== null && typeof handler.response === 'object') {
-    const err = new TypeError('llhttp-napi/server cannot serve an Express app: Express needs node:http\'s ' +
-      'IncomingMessage and ServerResponse, which this server\'s request and response are not. Serve it with ' +
-      'node:http (and install() for the parser); see docs/server.md, "Express".');
-    err.code = 'ERR_LLHTTP_NAPI_EXPRESS_APP';
-    throw err;
-  }
-}
-
-module.exports = { splitArguments, readOptions, applyOptions, rejectExpress, kUniqueHeaders, kOptimizeEmptyRequests };
+module.exports = { splitArguments, readOptions, applyOptions, kUniqueHeaders, kOptimizeEmptyRequests };

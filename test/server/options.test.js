@@ -70,19 +70,6 @@ test('a SecureServer with no arguments, as https.Server', () => {
   assert.deepStrictEqual(outcome(() => new ours.SecureServer('x')), outcome(() => new https.Server('x')));
 });
 
-test('createServer(expressApp) throws at once, naming Express and the docs', () => {
-  const express = require('express');
-  for (const make of [() => ours.createServer(express()), () => ours.createServer({}, express()),
-    () => new ours.Server(express())]) {
-    assert.throws(make, (err) => err instanceof TypeError && err.code === 'ERR_LLHTTP_NAPI_EXPRESS_APP' &&
-      /Express/.test(err.message) && /docs\/server\.md/.test(err.message));
-  }
-  // A plain function that happens to have some of those names is a handler.
-  const handler = (req, res) => res.end();
-  handler.handle = () => {};
-  assert.ok(ours.createServer(handler) instanceof ours.Server);
-});
-
 const headLines = (count) => 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n' + 'X-A: 1\r\n'.repeat(count - 2) + '\r\n';
 
 async function statusLines(setup, requests) {

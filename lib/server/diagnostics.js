@@ -1,0 +1,40 @@
+'use strict';
+// The diagnostics_channel channels node:http publishes for a server's
+// requests, published by llhttp-napi/server at the same moments with the
+// same message fields, so that tools that subscribe to them (APM agents,
+// docs/server.md "Observability") see this server's requests too. The loop
+// (./connection.js) publishes only when a channel has subscribers:
+//   'http.server.response.created' {request, response}: the response is made
+//       (node:http: in its constructor; from 22 on);
+//   'http.server.request.start' {request, response, socket, server}: before
+//       the loop's own checks and 'request';
+//   'http.server.response.finish' {request, response, socket, server}: at
+//       'finish', before the handler's 'finish' listeners.
+
+const dc = require('node:diagnostics_channel');
+const http = require('node:http');
+
+const requestStart = dc.channel('http.server.request.start');
+const responseFinish = dc.channel('http.server.response.finish');
+const responseCreatedChannel = dc.channel('http.server.response.created');
+
+// Whether node:http on this line publishes 'http.server.response.created'
+// (20 does not): measured on a response of its own while nobody listens, so
+// that no subscriber hears of it; when someone already does, published.
+function builtinPublishesResponseCreated() {
+  if (responseCreatedChannel.hasSubscribers) return true;
+  let heard = false;
+  const hear = () => { heard = true; };
+  responseCreatedChannel.subscribe(hear);
+  try {
+    void new http.ServerResponse({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} });
+  } finally {
+    responseCreatedChannel.unsubscribe(hear);
+  }
+  return heard;
+}
+
+// (A channel nobody publishes to on this line: hasSubscribers stays false.)
+const responseCreated = builtinPublishesResponseCreated() ? responseCreatedChannel : { hasSubscribers: false };
+
+module.exports = { requestStart, responseCreated, responseFinish };

@@ -1,0 +1,124 @@
+'use strict';
+// Express apps on llhttp-napi/server. Express gives each request and
+// response its app's prototypes (app.request / app.response, set with
+// Object.setPrototypeOf when the app handles them), and those chains end in
+// Express's shared request / response objects, which inherit from
+// node:http's IncomingMessage / ServerResponse prototypes. For an app this
+// server serves, the link from the app's chain to Express's shared object
+// is moved to a copy of that object (the same property descriptors) whose
+// prototype is this server's request / response prototype. Express's shared
+// objects, and every app that node:http serves, stay as they were; apps
+// mounted in a served app chain through it and follow. docs/server.md, "Express".
+
+const http = require('node:http');
+const { ServerRequest } = require('./request');
+const { ServerResponse } = require('./response');
+
+// Express's shared object -> (the server's prototype -> the copy on it),
+// and each copy -> the shared object it copies.
+const copies = new WeakMap();
+const originals = new WeakMap();
+
+// node:http's own symbol for a response's header store, found on an
+// OutgoingMessage: the `cookies` package (cookie-session) calls
+// http.OutgoingMessage.prototype.setHeader on an Express response, which
+// stores there. Our store (lowercase name -> [name, value]) has that shape.
+const kNodeOutHeaders = Object.getOwnPropertySymbols(new http.OutgoingMessage())
+  .find((symbol) => symbol.description === 'kOutHeaders');
+
+// What middleware written for Express reads of node:http's response besides
+// its public API: the head once made (`_header`: compression, on-headers
+// users), the header store above, and (26 on) whether that setHeader()
+// accepts obs-text values: this server's setHeader() does not.
+const responseExtras = {
+  _header: { get() { return this._head; }, configurable: true },
+  _isLenientHeaderValidation: { value: function _isLenientHeaderValidation() { return false; }, configurable: true },
+};
+if (kNodeOutHeaders !== undefined) {
+  responseExtras[kNodeOutHeaders] = {
+    get() { return this._outHeaders; },
+    set(value) { this._outHeaders = value; },
+    configurable: true,
+  };
+}
+
+// Is `handler` an Express (4 or 5) application?
+function isExpressApp(handler) {
+  return typeof handler === 'function' && typeof handler.handle === 'function' &&
+    typeof handler.set === 'function' && typeof handler.use === 'function' &&
+    isObject(handler.request) && isObject(handler.response);
+}
+
+function isObject(value) {
+  return value !== null && typeof value === 'object';
+}
+
+// Makes `app`'s requests and responses inherit from the classes of a server
+// made with `options` (its IncomingMessage / ServerResponse, else ours)
+// instead of node:http's. Idempotent; throws when the app's prototypes do
+// not lead to node:http's.
+function serveExpressApp(app, options) {
+  const RequestClass = (options && options.IncomingMessage) || ServerRequest;
+  const ResponseClass = (options && options.ServerResponse) || ServerResponse;
+  rebase(app.request, http.IncomingMessage.prototype, RequestClass.prototype, null);
+  rebase(app.response, http.ServerResponse.prototype, ResponseClass.prototype, responseExtras);
+}
+
+// In the chain from `appProto`, the link to Express's shared object (the
+// one whose prototype is `nodeProto`) is moved to its copy on `ourProto`,
+// which has `extras` (property descriptors) besides. A chain that reaches a
+// copy (rebased already, or an app mounted in one that is) has the copy
+// take what was added to Express's shared object since it was made
+// (express.request.foo = ... before this server was made).
+function rebase(appProto, nodeProto, ourProto, extras) {
+  let below = appProto;
+  let next = Object.getPrototypeOf(below);
+  while (next !== null) {
+    if (Object.getPrototypeOf(next) === nodeProto) {
+      Object.setPrototypeOf(below, copyOn(next, ourProto, extras));
+      return;
+    }
+    const shared = originals.get(next);
+    if (shared !== undefined && Object.getPrototypeOf(next) === ourProto) {
+      Object.defineProperties(next, Object.getOwnPropertyDescriptors(shared));
+      return;
+    }
+    below = next;
+    next = Object.getPrototypeOf(next);
+  }
+  const what = nodeProto === http.IncomingMessage.prototype ? 'request' : 'response';
+  const err = new TypeError(`llhttp-napi/server: this Express app's ${what} prototype leads neither to node:http's ` +
+    'nor to this server\'s');
+  err.code = 'ERR_LLHTTP_NAPI_EXPRESS_APP';
+  throw err;
+}
+
+// The copy of `shared` on `ourProto` (made once), as `shared` is now.
+function copyOn(shared, ourProto, extras) {
+  let byBase = copies.get(shared);
+  if (byBase === undefined) {
+    byBase = new Map();
+    copies.set(shared, byBase);
+  }
+  let copy = byBase.get(ourProto);
+  if (copy === undefined) {
+    copy = Object.create(ourProto, Object.getOwnPropertyDescriptors(shared));
+    if (extras !== null) Object.defineProperties(copy, extras);
+    byBase.set(ourProto, copy);
+    originals.set(copy, shared);
+  } else {
+    Object.defineProperties(copy, Object.getOwnPropertyDescriptors(shared));
+  }
+  return copy;
+}
+
+// prepareExpressApp(app): what createServer(app) does to the app it is
+// given, for an app a served app calls as a plain handler instead of
+// mounting it (vhost(host, otherApp)). Returns the app.
+function prepareExpressApp(app, options) {
+  if (!isExpressApp(app)) throw new TypeError('llhttp-napi/server: prepareExpressApp() takes an Express app');
+  serveExpressApp(app, options);
+  return app;
+}
+
+module.exports = { isExpressApp, serveExpressApp, prepareExpressApp };

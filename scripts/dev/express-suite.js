@@ -1,0 +1,123 @@
+'use strict';
+// Runs Express's own test suite (mocha, with supertest) twice, on node:http
+// and on llhttp-napi/server (the preload of scripts/dev/fastify-suite.js
+// makes http.createServer return this package's server; an Express app
+// handed to it is served as createServer(app) serves it), and prints
+// passed/failed per test file for both, then the tests that pass on
+// node:http and fail on ours.
+//
+//   node scripts/dev/express-suite.js <express checkout> [--jobs=2] [--only=substring] [--timeout=120]
+//     [--test-timeout=10000]
+//
+// The checkout must have its dependencies installed (npm install in it).
+// Each test file runs in a mocha process of its own, on the node running
+// this script, as Express's `npm test` runs it (test/support/env, --check-leaks),
+// with a longer per-test timeout than mocha's 2 s (--test-timeout, ms; both
+// servers alike): on a loaded machine a file's first request, which loads
+// the server, can take longer.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PRELOAD = path.join(__dirname, 'fastify-suite-preload.js');
+
+function args() {
+  const out = { checkout: null, jobs: 2, only: null, timeout: 120, testTimeout: 10000 };
+  for (const arg of process.argv.slice(2)) {
+    const m = /^--([\w-]+)=(.*)$/.exec(arg);
+    if (m === null) out.checkout = path.resolve(arg);
+    else if (m[1] === 'jobs') out.jobs = Number(m[2]);
+    else if (m[1] === 'only') out.only = m[2];
+    else if (m[1] === 'timeout') out.timeout = Number(m[2]);
+    else if (m[1] === 'test-timeout') out.testTimeout = Number(m[2]);
+  }
+  if (out.checkout === null || !fs.existsSync(path.join(out.checkout, 'lib', 'express.js'))) {
+    console.error('usage: node scripts/dev/express-suite.js <express checkout> [--jobs=2] [--only=substring]');
+    process.exit(2);
+  }
+  return out;
+}
+
+// test/*.js and test/acceptance/*.js, as Express's npm test lists them.
+function testFiles(checkout) {
+  const files = [];
+  for (const dir of ['test', path.join('test', 'acceptance')]) {
+    for (const entry of fs.readdirSync(path.join(checkout, dir), { withFileTypes: true })) {
+      if (entry.isFile() && entry.name.endsWith('.js')) files.push(path.join(dir, entry.name));
+    }
+  }
+  return files.sort();
+}
+
+// One file on one server: { pass, fail, failed: [titles], timedOut }.
+function runFile(checkout, file, ours, { timeout: timeoutSec, testTimeout }, index) {
+  const report = path.join(os.tmpdir(), `express-suite-${process.pid}-${index}-${ours ? 'ours' : 'builtin'}.json`);
+  return new Promise((resolve) => {
+    const execArgv = ours ? ['--require', PRELOAD] : [];
+    const mocha = path.join(checkout, 'node_modules', 'mocha', 'bin', 'mocha.js');
+    const child = spawn(process.execPath, [...execArgv, mocha, '--require', 'test/support/env', '--check-leaks',
+      '--timeout', String(testTimeout), '--reporter', 'json', '--reporter-option', `output=${report}`, file], {
+      cwd: checkout, env: { ...process.env, LLHTTP_NAPI_ROOT: ROOT }, stdio: 'ignore',
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutSec * 1000);
+    child.on('close', () => {
+      clearTimeout(timer);
+      let result = { pass: 0, fail: 0, failed: [] };
+      try {
+        const json = JSON.parse(fs.readFileSync(report, 'utf8'));
+        result = { pass: json.stats.passes, fail: json.stats.failures, failed: json.failures.map((f) => f.fullTitle) };
+        fs.unlinkSync(report);
+      } catch {
+        result.failed.push('(no report: the process did not finish)');
+        result.fail = 1;
+      }
+      resolve({ ...result, timedOut });
+    });
+  });
+}
+
+async function main() {
+  const opts = args();
+  let files = testFiles(opts.checkout);
+  if (opts.only) files = files.filter((f) => f.includes(opts.only));
+  // Every file on node:http first, then on ours: one file never runs on both at once.
+  const jobs = files.map((file, i) => [file, false, i]).concat(files.map((file, i) => [file, true, i]));
+  const results = new Map(files.map((f) => [f, {}]));
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const [file, ours, index] = jobs[next++];
+      results.get(file)[ours ? 'ours' : 'builtin'] = await runFile(opts.checkout, file, ours, opts, index);
+    }
+  };
+  await Promise.all(Array.from({ length: opts.jobs }, worker));
+  const totals = { builtin: { pass: 0, fail: 0 }, ours: { pass: 0, fail: 0 } };
+  const regressions = [];
+  console.log(`Express suite on ${process.version}`);
+  console.log('file'.padEnd(40), 'node:http pass/fail', ' llhttp-napi/server pass/fail');
+  for (const file of files) {
+    const r = results.get(file);
+    for (const side of ['builtin', 'ours']) {
+      totals[side].pass += r[side].pass;
+      totals[side].fail += r[side].fail;
+    }
+    const mark = r.ours.fail > r.builtin.fail || r.ours.pass < r.builtin.pass ? '  <--' : '';
+    const show = (side) => `${r[side].pass}/${r[side].fail}${r[side].timedOut ? ' (timed out)' : ''}`;
+    console.log(file.padEnd(40), show('builtin').padStart(19), show('ours').padStart(29), mark);
+    const before = new Set(r.builtin.failed);
+    for (const name of r.ours.failed) if (!before.has(name)) regressions.push(`${file}: ${name}`);
+    if (r.ours.timedOut && !r.builtin.timedOut) regressions.push(`${file}: timed out`);
+  }
+  console.log('total'.padEnd(40), `${totals.builtin.pass}/${totals.builtin.fail}`.padStart(19),
+    `${totals.ours.pass}/${totals.ours.fail}`.padStart(29));
+  console.log(`\nfailing on llhttp-napi/server only (${regressions.length}):`);
+  for (const line of regressions) console.log(`  ${line}`);
+}
+
+main();
