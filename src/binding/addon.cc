@@ -599,7 +599,7 @@ Napi::Value NowMs(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(lhn_now_ns()) / 1e6);
 }
 
-// clockForTesting(runtime, platformOffsetMs): tests only (test/clock.test.js).
+// clockForTesting(runtime, platformOffsetMs): tests only (test/parser/clock.test.js).
 // The runtime's clock or the platform's, the latter shifted by an offset that
 // stands in for a clock API of another origin.
 Napi::Value ClockForTesting(const Napi::CallbackInfo& info) {
