@@ -2,8 +2,9 @@
 // Node 24's own tests of node:http's server, run on node:http and on
 // llhttp-napi/server (node-server-suite-preload.js makes http.createServer
 // and https.createServer return this package's servers), by
-// /work/shared/tools/node-http-suite.py (or $NODE_HTTP_SUITE): on the 24
-// binary the tool fetches, and with --node on the 26 binary.
+// the shared tools' node-http-suite.py beside the clone (or $NODE_HTTP_SUITE):
+// on the 24 binary the tool fetches, and with --node on the newest 26.x
+// (scripts/dev/test-lines.js's cache).
 //
 //   node scripts/dev/node-server-suite.js [--lines=24,26] [--only=glob,...] [--jobs=2] [--out=DIR]
 //
@@ -16,9 +17,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const TOOL = process.env.NODE_HTTP_SUITE || '/work/shared/tools/node-http-suite.py';
+const { nodeOf } = require('./test-lines');
+
+const TOOL = process.env.NODE_HTTP_SUITE ||
+  path.join(__dirname, '..', '..', '..', 'shared', 'tools', 'node-http-suite.py');
 const PRELOAD = path.join(__dirname, 'node-server-suite-preload.js');
-const BINARIES = { 26: path.join(os.homedir(), '.cache', 'llhttp-napi', 'node', '26.12.1', 'package', 'bin', 'node') };
 const GLOBS = ['test-http-server*.js', 'test-http-keep-alive*.js', 'test-http-pipeline*.js', 'test-http-response*.js',
   'test-http-request*.js', 'test-http-set*.js', 'test-http-write*.js', 'test-http-outgoing*.js',
   'test-http-chunked*.js'];
@@ -37,7 +40,7 @@ function run(line, opts) {
   const json = path.join(opts.out, `node-server-suite-${line}.json`);
   const args = [TOOL, '--line', '24', '--preload', PRELOAD, '--jobs', opts.jobs, '--json', json];
   for (const glob of opts.only) args.push('--only', glob);
-  if (BINARIES[line]) args.push('--node', BINARIES[line]);
+  if (line !== '24') args.push('--node', nodeOf(line));
   const r = spawnSync('python3', args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${TOOL} exited with ${r.status}`);
   const result = JSON.parse(fs.readFileSync(json, 'utf8'));
