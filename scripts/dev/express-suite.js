@@ -19,6 +19,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
+const { printComparison } = require('./suite-report');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PRELOAD = path.join(__dirname, 'fastify-suite-preload.js');
@@ -97,27 +98,8 @@ async function main() {
     }
   };
   await Promise.all(Array.from({ length: opts.jobs }, worker));
-  const totals = { builtin: { pass: 0, fail: 0 }, ours: { pass: 0, fail: 0 } };
-  const regressions = [];
   console.log(`Express suite on ${process.version}`);
-  console.log('file'.padEnd(40), 'node:http pass/fail', ' llhttp-napi/server pass/fail');
-  for (const file of files) {
-    const r = results.get(file);
-    for (const side of ['builtin', 'ours']) {
-      totals[side].pass += r[side].pass;
-      totals[side].fail += r[side].fail;
-    }
-    const mark = r.ours.fail > r.builtin.fail || r.ours.pass < r.builtin.pass ? '  <--' : '';
-    const show = (side) => `${r[side].pass}/${r[side].fail}${r[side].timedOut ? ' (timed out)' : ''}`;
-    console.log(file.padEnd(40), show('builtin').padStart(19), show('ours').padStart(29), mark);
-    const before = new Set(r.builtin.failed);
-    for (const name of r.ours.failed) if (!before.has(name)) regressions.push(`${file}: ${name}`);
-    if (r.ours.timedOut && !r.builtin.timedOut) regressions.push(`${file}: timed out`);
-  }
-  console.log('total'.padEnd(40), `${totals.builtin.pass}/${totals.builtin.fail}`.padStart(19),
-    `${totals.ours.pass}/${totals.ours.fail}`.padStart(29));
-  console.log(`\nfailing on llhttp-napi/server only (${regressions.length}):`);
-  for (const line of regressions) console.log(`  ${line}`);
+  printComparison(files, results, 40);
 }
 
 main();

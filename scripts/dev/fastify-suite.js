@@ -11,6 +11,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
+const { printComparison } = require('./suite-report');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PRELOAD = path.join(__dirname, 'fastify-suite-preload.js');
@@ -90,26 +91,7 @@ async function main() {
     }
   };
   await Promise.all(Array.from({ length: opts.jobs }, worker));
-  const totals = { builtin: { pass: 0, fail: 0 }, ours: { pass: 0, fail: 0 } };
-  const regressions = [];
-  console.log('file'.padEnd(48), 'node:http pass/fail', ' llhttp-napi/server pass/fail');
-  for (const file of files) {
-    const r = results.get(file);
-    for (const side of ['builtin', 'ours']) {
-      totals[side].pass += r[side].pass;
-      totals[side].fail += r[side].fail;
-    }
-    const mark = r.ours.fail > r.builtin.fail || r.ours.pass < r.builtin.pass ? '  <--' : '';
-    console.log(file.padEnd(48), `${r.builtin.pass}/${r.builtin.fail}`.padStart(19),
-      `${r.ours.pass}/${r.ours.fail}`.padStart(29), mark);
-    const before = new Set(r.builtin.failed);
-    for (const name of r.ours.failed) if (!before.has(name)) regressions.push(`${file}: ${name}`);
-    if (r.ours.timedOut && !r.builtin.timedOut) regressions.push(`${file}: timed out`);
-  }
-  console.log('total'.padEnd(48), `${totals.builtin.pass}/${totals.builtin.fail}`.padStart(19),
-    `${totals.ours.pass}/${totals.ours.fail}`.padStart(29));
-  console.log(`\nfailing on llhttp-napi/server only (${regressions.length}):`);
-  for (const line of regressions) console.log(`  ${line}`);
+  printComparison(files, results, 48);
 }
 
 main();
