@@ -6,7 +6,6 @@
 
 const EventEmitter = require('node:events');
 const net = require('node:net');
-const tls = require('node:tls');
 const { STATUS_CODES } = require('node:http');
 const { onConnection, kConnectionsSet } = require('./connection');
 const { ServerRequest } = require('./request');
@@ -23,11 +22,11 @@ const kKeepAliveLines = Symbol('llhttp-napi/server keep-alive lines');
 const TLS_KEYS = ['key', 'cert', 'pfx', 'ca', 'SNICallback', 'secureContext', 'passphrase'];
 
 // What both constructors do once the base exists.
-function configure(server, reference, options, handler) {
+function configure(server, reference, options, handler, connectionEvent) {
   applyOptions(server, reference, options);
   server[kConnectionsSet] = new Set();
   server[kKeepAliveLines] = null;
-  server.on(server instanceof tls.Server ? 'secureConnection' : 'connection', onConnection);
+  server.on(connectionEvent, onConnection);
   server.on('listening', startChecking);
   if (isExpressApp(handler)) serveExpressApp(handler, options);
   if (typeof handler === 'function') server.on('request', handler);
@@ -116,18 +115,7 @@ class Server extends net.Server {
     const reference = readOptions(options);
     super({ allowHalfOpen: true, noDelay: options.noDelay ?? true, keepAlive: options.keepAlive,
       keepAliveInitialDelay: options.keepAliveInitialDelay, highWaterMark: options.highWaterMark });
-    configure(this, reference, options, handler);
-  }
-}
-
-class SecureServer extends tls.Server {
-  constructor(options, handler) {
-    [options, handler] = splitArguments(options, handler);
-    const reference = readOptions(options);
-    // As node:https: the options as given over these defaults (not half-open).
-    super({ noDelay: true, ALPNProtocols: ['http/1.1'], ...options });
-    configure(this, reference, options, handler);
-    this.on('tlsClientError', onTlsClientError);
+    configure(this, reference, options, handler, 'connection');
   }
 }
 
@@ -141,7 +129,8 @@ function closeFor(Base) {
   };
 }
 
-for (const [Class, Base] of [[Server, net.Server], [SecureServer, tls.Server]]) {
+// What both server classes add to their base.
+function addServerMethods(Class, Base) {
   Object.defineProperty(Class.prototype, 'close', { value: closeFor(Base), writable: true, configurable: true });
   for (const name of Reflect.ownKeys(methods)) {
     Object.defineProperty(Class.prototype, name, { value: methods[name], writable: true, configurable: true });
@@ -153,6 +142,28 @@ for (const [Class, Base] of [[Server, net.Server], [SecureServer, tls.Server]]) 
     configurable: true,
   });
 }
+addServerMethods(Server, net.Server);
+
+// SecureServer is made on first use: node:tls (and with it node:crypto) is
+// most of what loading this module would page in and allocate, and a
+// plaintext server never needs it.
+let SecureServer = null;
+function secureServerClass() {
+  if (SecureServer !== null) return SecureServer;
+  const tls = require('node:tls');
+  SecureServer = class SecureServer extends tls.Server {
+    constructor(options, handler) {
+      [options, handler] = splitArguments(options, handler);
+      const reference = readOptions(options);
+      // As node:https: the options as given over these defaults (not half-open).
+      super({ noDelay: true, ALPNProtocols: ['http/1.1'], ...options });
+      configure(this, reference, options, handler, 'secureConnection');
+      this.on('tlsClientError', onTlsClientError);
+    }
+  };
+  addServerMethods(SecureServer, tls.Server);
+  return SecureServer;
+}
 
 function isTlsOptions(options) {
   return options !== null && typeof options === 'object' && TLS_KEYS.some((key) => options[key] !== undefined);
@@ -161,7 +172,7 @@ function isTlsOptions(options) {
 // createServer([options][, handler]).
 function createServer(options, handler) {
   if (typeof options === 'function') return new Server(options);
-  if (isTlsOptions(options)) return new SecureServer(options, handler);
+  if (isTlsOptions(options)) return new (secureServerClass())(options, handler);
   return new Server(options, handler);
 }
 
@@ -193,7 +204,7 @@ function fastifyServerFactory(handler, opts = {}) {
   if (opts.http2) throw new Error('llhttp-napi/server: http2 is not supported');
   const https = opts.https === true ? {} : opts.https;
   const server = https !== null && typeof https === 'object' ?
-    new SecureServer(https, handler) : new Server(opts.http, handler);
+    new (secureServerClass())(https, handler) : new Server(opts.http, handler);
   if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
   if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
   if (opts.connectionTimeout !== undefined) server.setTimeout(opts.connectionTimeout);
@@ -201,6 +212,7 @@ function fastifyServerFactory(handler, opts = {}) {
   return server;
 }
 
-module.exports = { createServer, listen, prepareExpressApp, Server, SecureServer, fastifyServerFactory,
+module.exports = { createServer, listen, prepareExpressApp, Server, fastifyServerFactory,
   // The base classes of the IncomingMessage / ServerResponse options.
   IncomingMessage: ServerRequest, ServerResponse };
+Object.defineProperty(module.exports, 'SecureServer', { get: secureServerClass, enumerable: true });

@@ -55,3 +55,14 @@ test('loading the addon allocates one workspace at its first sizes, which a firs
   assert.equal(m.afterCall.workspaceGrowths, m.atLoad.workspaceGrowths);
   assert.equal(m.afterCall.workspaces, 1);
 });
+
+test('llhttp-napi/server loads node:tls only when a SecureServer is made', () => {
+  const tlsLoaded = "process.moduleLoadList.includes('NativeModule tls')";
+  const [plain, secure] = fresh(`
+    const server = require('./lib/server');
+    server.createServer(() => {});
+    const plain = ${tlsLoaded};
+    new server.SecureServer();
+    console.log(JSON.stringify([plain, ${tlsLoaded}]))`);
+  assert.deepEqual({ plain, secure }, { plain: false, secure: true });
+});
