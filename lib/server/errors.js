@@ -44,6 +44,8 @@ module.exports = {
     `Cannot call ${method} after a stream was finished`),
   invalidArgValue: (name, value) => make(TypeError, 'ERR_INVALID_ARG_VALUE',
     `The argument '${name}' is invalid. Received ${inspect(value)}`),
+  notHeadersOrMap: (name, value) => make(TypeError, 'ERR_INVALID_ARG_TYPE',
+    `The "${name}" argument must be an instance of Headers or Map.` + received(value)),
   notAnObject: (name, value) => make(TypeError, 'ERR_INVALID_ARG_TYPE',
     `The "${name}" argument must be of type object.` + received(value)),
   outOfRange: (name, range, value) => make(RangeError, 'ERR_OUT_OF_RANGE',

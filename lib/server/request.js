@@ -17,6 +17,8 @@ const { addHeaderLine } = require('./headers');
 const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered } = require('./seam');
 
 const HTTP_1_1 = '1.1';
+// req.signal, where the line's IncomingMessage has it (24 on).
+const HAS_SIGNAL = Object.getOwnPropertyDescriptor(require('node:http').IncomingMessage.prototype, 'signal') !== undefined;
 
 // (A Stream, not a Readable, is constructed: see makeReadable() below.)
 class ServerRequest extends Stream {
@@ -41,6 +43,8 @@ class ServerRequest extends Stream {
     this._discarding = false;     // the body goes unread (node:http's _dumped)
     this._hasReadable = false;    // its Readable state is made
     this._settled = false;        // unused, discarded, and as node:http's would be by now: ended and closed
+    this._answered = false;       // its response finished
+    this._signal = null;          // req.signal's watch, once read (see RequestSignal)
   }
 
   [kOpenRequest](loop, major, minor, method, url, upgrade) {
@@ -73,6 +77,8 @@ class ServerRequest extends Stream {
 
   // The response finished: a body nobody reads is discarded.
   [kAnswered]() {
+    this._answered = true;
+    if (this._signal !== null) this._signal.stop();
     if (!this._hasReadable) {
       // Nobody used the stream: what body comes is dropped as it comes.
       this._discarding = true;
@@ -191,11 +197,59 @@ class ServerRequest extends Stream {
     if (!this.readableEnded || !this.complete) {
       this.aborted = true;
       this.emit('aborted');
+      if (this._signal !== null) this._signal.abort();
       const socket = this.socket;
       if (socket !== null && !socket.destroyed) socket.destroy(err);
     }
     cb(err !== null && err !== undefined && this.listenerCount('error') > 0 ? err : null);
   }
+}
+
+// req.signal: aborted when the request is (destroyed unfinished: aborted),
+// or when its connection closes before its response finished; after that
+// it never aborts. Made on first read, so a request that never reads it
+// pays nothing.
+class RequestSignal {
+  constructor(req) {
+    this.controller = new AbortController();
+    this.socket = null;
+    this.onClose = null;
+    const socket = req.socket;
+    if (req._hasReadable && req.destroyed && (!req.readableEnded || !req.complete)) {
+      this.controller.abort();
+    } else if (!req._answered && socket !== null) {
+      if (socket.destroyed) {
+        this.controller.abort();
+      } else {
+        this.socket = socket;
+        this.onClose = () => this.abort();
+        socket.once('close', this.onClose);
+      }
+    }
+  }
+
+  abort() {
+    this.stop();
+    this.controller.abort();
+  }
+
+  // Its response finished: the signal stays as it is.
+  stop() {
+    if (this.socket !== null) {
+      this.socket.removeListener('close', this.onClose);
+      this.socket = null;
+    }
+  }
+}
+
+if (HAS_SIGNAL) {
+  Object.defineProperty(ServerRequest.prototype, 'signal', {
+    get() {
+      if (this._signal === null) this._signal = new RequestSignal(this);
+      return this._signal.controller.signal;
+    },
+    configurable: true,
+  });
 }
 
 // The Readable behind a request, made on first use: Readable's constructor

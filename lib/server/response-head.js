@@ -13,6 +13,7 @@ const CRLF = '\r\n';
 const SAYS_CLOSE = /(?:^|\W)close(?:$|\W)/i;
 const SAYS_CHUNKED = /(?:^|\W)chunked(?:$|\W)/i;
 const BAD_STATUS_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 // The headers the server looks at in the handler's head (bits of _said,
 // and of _removed for the ones removeHeader() keeps the server from adding).
@@ -49,6 +50,12 @@ function bodyFraming(res, said) {
   return (res._removed & TRANSFER_ENCODING) === 0 ? CHUNKED : UNTIL_CLOSE;
 }
 
+// What setHeaders() takes: anything with a Map's keys(), get() and entries.
+function isHeadersOrMap(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) &&
+    typeof value.keys === 'function' && typeof value.get === 'function';
+}
+
 class OutgoingHead extends Stream {
   constructor(req) {
     super();
@@ -71,6 +78,7 @@ class OutgoingHead extends Stream {
     this._expect_continue = false;
     this._sent100 = false;
     this._trailer = '';
+    this._headNonAscii = false;     // a line of the head is not ASCII: it cannot share a utf8 write
   }
 
   // (As node:http's: true once the head is made, written or not.)
@@ -98,6 +106,20 @@ class OutgoingHead extends Stream {
     const entry = this._outHeaders[key];
     if (entry === undefined) this._outHeaders[key] = [name, value];
     else entry[1] = (Array.isArray(entry[1]) ? entry[1] : [entry[1]]).concat(value);
+    return this;
+  }
+
+  // A Headers or a Map, each entry as setHeader(); the Set-Cookie values
+  // (a Headers yields each apart) become one list, so none replaces another.
+  setHeaders(headers) {
+    if (this._head !== null) throw errors.headersSent('set');
+    if (!isHeadersOrMap(headers)) throw errors.notHeadersOrMap('headers', headers);
+    let cookies = null;
+    for (const [name, value] of headers) {
+      if (name === 'set-cookie') cookies = cookies === null ? [].concat(value) : cookies.concat(value);
+      else this.setHeader(name, value);
+    }
+    if (cookies !== null) this.setHeader('set-cookie', cookies);
     return this;
   }
 
@@ -180,7 +202,10 @@ class OutgoingHead extends Stream {
     let statusLine;
     if (this.statusMessage === STATUS_CODES[code]) statusLine = wire.statusLine(code);
     else if (BAD_STATUS_CHAR.test(this.statusMessage)) throw errors.invalidChar('statusMessage');
-    else statusLine = `HTTP/1.1 ${code} ${this.statusMessage}\r\n`;
+    else {
+      statusLine = `HTTP/1.1 ${code} ${this.statusMessage}\r\n`;
+      if (NON_ASCII.test(this.statusMessage)) this._headNonAscii = true;
+    }
     if (code === 204 || code === 304 || code < 200) this._hasBody = false;
     // A client that expects 100 Continue and got a final status may still send.
     if (this._expect_continue && !this._sent100) this.shouldKeepAlive = false;
@@ -260,6 +285,7 @@ class OutgoingHead extends Stream {
     if (validate) validateHeaderValue(name, value);
     const bit = name.length >= 4 && name.length <= 17 ? NOTED.get(name.toLowerCase()) : undefined;
     if (bit !== undefined) this._note(bit, value);
+    if (typeof value === 'string' && !this._headNonAscii && NON_ASCII.test(value)) this._headNonAscii = true;
     return head + name + ': ' + value + CRLF;
   }
 

@@ -14,7 +14,6 @@ const wire = require('./wire');
 const { kOpenResponse, kClosesConnection, kWritten, kDetached, kClosed, kWritable } = require('./seam');
 
 const CRLF = '\r\n';
-const NON_ASCII = /[^\x00-\x7f]/;
 
 // Where node:http differs between lines (measured on the built-in).
 const line = require('../node-line');
@@ -297,12 +296,12 @@ class ServerResponse extends OutgoingHead {
     this._headerSent = true;
     if (length === 0 || typeof chunk === 'string') {
       let out = head;
-      // (node:http sends the head with the first chunk's size line, in
-      // latin1: a head that is not ASCII cannot share the chunk's utf8 write.)
-      if (chunked && length !== 0 && head !== '' && encoding !== 'latin1' && NON_ASCII.test(head)) {
-        loop.send(this, head + length.toString(16) + CRLF, 'latin1', false, undefined);
-        out = chunk + CRLF;
-        if (last) out += '0\r\n' + this._trailer + CRLF;
+      // (The head is latin1: one that is not ASCII goes in a write of its
+      // own, with the first chunk's size line, before a body in utf8.)
+      if (length !== 0 && head !== '' && encoding !== 'latin1' && this._headNonAscii) {
+        loop.send(this, chunked ? head + length.toString(16) + CRLF : head, 'latin1', false, undefined);
+        out = chunked ? chunk + CRLF : chunk;
+        if (last && chunked) out += '0\r\n' + this._trailer + CRLF;
         return loop.send(this, out, encoding || 'utf8', last, callback);
       }
       if (length !== 0) out += chunked ? length.toString(16) + CRLF + chunk + CRLF : chunk;
