@@ -46,6 +46,7 @@ class ServerResponse extends OutgoingHead {
     this._socketCorks = 0;          // how many of those corked the socket
     this._chunks = null;            // chunks written while corked: [data, encoding, callback, ...]
     this._chunkBytes = 0;
+    this._chunkFraming = 0;         // ... and the size lines and CRLFs the line's node:http counts for them
   }
 
   [kOpenResponse](loop, keepAlive) {
@@ -53,8 +54,9 @@ class ServerResponse extends OutgoingHead {
     this.shouldKeepAlive = keepAlive;
   }
 
+  // (As node:http's: null while an earlier response holds the connection.)
   get socket() {
-    return this._loop === null || this._detached ? null : this._loop.socket;
+    return this._loop === null || this._detached || !this._loop.isTurnOf(this) ? null : this._loop.socket;
   }
 
   get connection() {
@@ -76,6 +78,13 @@ class ServerResponse extends OutgoingHead {
     return this.finished && this._chunkBytes === 0 && (this._detached || this._loop.pendingBytes(this) === 0);
   }
 
+  // (node:http's: what the response holds that is not on the socket yet:
+  // the bytes of a response whose turn has not come, and corked chunks.)
+  get outputSize() {
+    const held = this._detached || this._loop.isTurnOf(this) ? 0 : this._loop.pendingBytes(this);
+    return held + this._chunkBytes + this._chunkFraming;
+  }
+
   get writableObjectMode() {
     return false;
   }
@@ -85,7 +94,7 @@ class ServerResponse extends OutgoingHead {
   }
 
   get writableLength() {
-    return this._chunkBytes + (this._detached ? 0 : this._loop.pendingBytes(this));
+    return this._chunkBytes + this._chunkFraming + (this._detached ? 0 : this._loop.pendingBytes(this));
   }
 
   get writableCorked() {
@@ -112,12 +121,18 @@ class ServerResponse extends OutgoingHead {
     }
   }
 
+  _releaseCorks() {
+    this._corked = 0;
+    for (; this._socketCorks !== 0; this._socketCorks--) this._loop.uncork();
+  }
+
   // The chunks written while corked, as one chunk (and, `last`, the end).
   _flushChunks(last) {
     const chunks = this._chunks;
     const total = this._chunkBytes;
     this._chunks = null;
     this._chunkBytes = 0;
+    this._chunkFraming = 0;
     const loop = this._loop;
     const head = this._headerSent ? '' : this._head;
     this._headerSent = true;
@@ -231,6 +246,8 @@ class ServerResponse extends OutgoingHead {
       if (this._chunks === null) this._chunks = [];
       this._chunks.push(chunk, encoding, callback);
       this._chunkBytes += length;
+      // (Lines that coalesce a tick's chunks count their framing as held.)
+      if (COALESCE_CHUNKS) this._chunkFraming += length.toString(16).length + 4;
       const below = this.writableLength < this.writableHighWaterMark;
       if (!below) this._needDrain = true;
       return below;
@@ -280,9 +297,11 @@ class ServerResponse extends OutgoingHead {
         this._chunkBytes += length;
       }
       this._flushChunks(true);
-      return this;
+    } else {
+      this._sendBody(chunk, encoding, length, true, undefined);
     }
-    this._sendBody(chunk, encoding, length, true, undefined);
+    // (The end releases every cork of the response, as node:http's.)
+    if (this._corked !== 0) this._releaseCorks();
     return this;
   }
 

@@ -365,3 +365,67 @@ test('a request ends and closes when the response emits \'finish\', as node:http
   assert.deepStrictEqual(seen[0], ['finish', 'req end', 'req close']);
   assert.deepStrictEqual(seen[1], seen[0]);
 });
+
+test('end() releases every cork of the response: the answer leaves though the handler uncorked less than it corked', async () => {
+  for (const [face, create] of FACES) {
+    const corks = [];
+    await withServer(create, {}, (req, res) => {
+      res.cork();
+      res.cork();
+      res.writeHead(200, { 'a-header': 'a-header-value' });
+      res.uncork();
+      corks.push(res.writableCorked, res.socket.writableCorked);
+      res.end('asd');
+      corks.push(res.writableCorked, res.socket.writableCorked);
+    }, async (port) => {
+      const { text } = await exchange(port, [withClose('GET / HTTP/1.1\r\nHost: a\r\n\r\n')], { end: false, idleMs: 1000 });
+      assert.match(text, /\r\n\r\n3\r\nasd\r\n0\r\n\r\n$/, face);
+    });
+    assert.deepStrictEqual(corks, [1, 1, 0, 0], face);
+  }
+});
+
+test('a pipelined response waiting for its turn has no socket, holds its bytes in outputSize, and reports them with their framing', async () => {
+  const seen = {};
+  for (const [face, create] of FACES) {
+    const log = [];
+    let first = null;
+    await withServer(create, {}, (req, res) => {
+      if (first === null) {
+        first = res;
+        log.push(['first socket', res.socket !== null]);
+        return;
+      }
+      log.push(['second socket', res.socket]);
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write('asd');
+      log.push(['second held', res.outputSize > 0, res.writableLength >= 8]);
+      res.end();
+      first.end('one');
+    }, async (port) => {
+      const { text } = await exchange(port, ['GET /1 HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'], { end: false, idleMs: 1000 });
+      assert.match(text, /\r\n\r\none[^]*\r\n\r\n3\r\nasd\r\n0\r\n\r\n$/, face);
+    });
+    seen[face] = log;
+  }
+  assert.deepStrictEqual(seen['node:http'], [['first socket', true], ['second socket', null], ['second held', true, true]]);
+  assert.deepStrictEqual(seen['llhttp-napi/server'], seen['node:http']);
+});
+
+test('writableLength counts a corked chunk with its chunked framing, as node:http', async () => {
+  const seen = {};
+  for (const [face, create] of FACES) {
+    await withServer(create, {}, (req, res) => {
+      res.write('');
+      const before = res.writableLength;
+      res.cork();
+      res.write('asd');
+      seen[face] = res.writableLength - before;
+      res.uncork();
+      res.end();
+    }, (port) => exchange(port, [withClose('GET / HTTP/1.1\r\nHost: a\r\n\r\n')], { end: false, idleMs: 1000 }));
+  }
+  // (24 on: the size line and CRLFs count; before, only the chunk.)
+  assert.equal(seen['node:http'], require('../../lib/node-line').coalescesChunks ? 8 : 3);
+  assert.equal(seen['llhttp-napi/server'], seen['node:http']);
+});
