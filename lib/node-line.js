@@ -193,11 +193,22 @@ const finishedOnceFlushed = onBuiltinResponse((res) => {
   return res.writableFinished === true;
 }, false);
 
+// A chunk written while the response is corked is held by the response and
+// counted in writableLength without its chunked framing (22); elsewhere it
+// goes to the corked socket, framing and all.
+const holdsCorkedChunks = onBuiltinResponse((res) => {
+  res.write('');
+  res.cork();
+  res.write('asd');
+  return res.writableLength === 3;
+});
+
 Object.assign(module.exports, {
   freshConnectionIsIdle: measureFreshConnectionIsIdle(),
   endCallbackBeforeFinishListeners,
   coalescesChunks,
   finishedOnceFlushed,
+  holdsCorkedChunks,
   // writeInformation(): informational answers, refused once the head is made (24.22 on).
   hasWriteInformation: typeof http.ServerResponse.prototype.writeInformation === 'function',
 });

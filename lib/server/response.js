@@ -21,6 +21,7 @@ const END_CALLBACKS_FIRST = line.endCallbackBeforeFinishListeners;
 const COALESCE_CHUNKS = line.coalescesChunks;
 const REFUSE_LATE_INFORMATION = line.hasWriteInformation;
 const FINISHED_ONCE_FLUSHED = line.finishedOnceFlushed;
+const COUNT_CORKED_FRAMING = !line.holdsCorkedChunks;
 
 function isFlatString(encoding) {
   return encoding === undefined || encoding === null || encoding === 'utf8' || encoding === 'utf-8' ||
@@ -246,8 +247,7 @@ class ServerResponse extends OutgoingHead {
       if (this._chunks === null) this._chunks = [];
       this._chunks.push(chunk, encoding, callback);
       this._chunkBytes += length;
-      // (Lines that coalesce a tick's chunks count their framing as held.)
-      if (COALESCE_CHUNKS) this._chunkFraming += length.toString(16).length + 4;
+      if (COUNT_CORKED_FRAMING) this._chunkFraming += length.toString(16).length + 4;
       const below = this.writableLength < this.writableHighWaterMark;
       if (!below) this._needDrain = true;
       return below;
