@@ -120,22 +120,14 @@ class Connection {
 
   // ---- (seam) what a request asks of the loop ----
 
-  // The head's pairs and one header's value, while its message is parsed.
+  // The head's pairs, while its message is parsed.
   headPairs() {
     return this.parser.getAllHeaders();
-  }
-
-  headerValue(name) {
-    return this.parser.getHeader(name);
   }
 
   // node:http's maxHeadersCount, as pairs (0: none).
   headerPairLimit() {
     return this.parser.maxHeaderPairs;
-  }
-
-  isParsing(req) {
-    return this.current === req;
   }
 
   // A request body's reader wants more.

@@ -57,4 +57,15 @@ function addHeaderLine(dest, name, value, joinDuplicates) {
   }
 }
 
-module.exports = { addHeaderLine, lowerName };
+// The value of the first pair of `raw` ([name, value, ...]) named `name`
+// (lowercase), in any case; only names of its length are lowercased.
+function rawValue(raw, name) {
+  const length = name.length;
+  for (let i = 0; i < raw.length; i += 2) {
+    const field = raw[i];
+    if (field.length === length && lowerName(field) === name) return raw[i + 1];
+  }
+  return undefined;
+}
+
+module.exports = { addHeaderLine, lowerName, rawValue };

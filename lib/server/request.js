@@ -13,7 +13,7 @@
 
 const Stream = require('node:stream');
 const { Readable } = Stream;
-const { addHeaderLine } = require('./headers');
+const { addHeaderLine, lowerName, rawValue } = require('./headers');
 const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered } = require('./seam');
 
 const HTTP_1_1 = '1.1';
@@ -139,16 +139,10 @@ class ServerRequest extends Stream {
     return out;
   }
 
-  // The first value of header `name` (any case), or undefined; makes no
-  // other string while the parser is on this message.
+  // The first value of header `name` (any case), or undefined. (It takes
+  // the head's pairs, which the message's end takes anyway.)
   getHeader(name) {
-    if (this._rawHeaders === null && this._loop.isParsing(this)) return this._loop.headerValue(name);
-    const raw = this.rawPairs();
-    const lower = String(name).toLowerCase();
-    for (let i = 0; i < raw.length; i += 2) {
-      if (raw[i].length === lower.length && raw[i].toLowerCase() === lower) return raw[i + 1];
-    }
-    return undefined;
+    return rawValue(this.rawPairs(), lowerName(String(name)));
   }
 
   get rawTrailers() {

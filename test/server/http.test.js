@@ -90,6 +90,30 @@ test('pipelined requests are answered in order, in one read and split', async ()
   }
 });
 
+test('a handler reading its request\'s headers after the next requests began sees its own', async () => {
+  // (Host and Expect in unusual cases: the server finds them in any case.)
+  const heads = [
+    'GET /0 HTTP/1.1\r\nHost: a\r\nX-Id: zero\r\n\r\n',
+    'POST /1 HTTP/1.1\r\nhOST: b\r\nX-Id: one\r\nContent-Length: 3\r\n\r\nabc',
+    'GET /2 HTTP/1.1\r\nHOST: c\r\nx-id: two\r\nEXPECT: 100-continue\r\n\r\n',
+    'GET /3 HTTP/1.1\r\nhost: d\r\nConnection: close\r\n\r\n',
+  ];
+  const all = Buffer.from(heads.join(''));
+  // Reads nothing of its request until all of them were parsed.
+  const handler = (log) => (req, res) => {
+    req.resume();
+    setTimeout(() => {
+      log.push([req.url, req.headers, req.rawHeaders]);
+      res.end(`${req.url} ${req.headers.host} ${req.headers['x-id']}`);
+    }, 20);
+  };
+  for (const piece of [all.length, 30]) {
+    const r = await same({}, handler, split(all, piece), { end: false });
+    assert.deepStrictEqual(r.log.map(([url, headers]) => [url, headers.host, headers['x-id']]),
+      [['/0', 'a', 'zero'], ['/1', 'b', 'one'], ['/2', 'c', 'two'], ['/3', 'd', undefined]]);
+  }
+});
+
 const HEADS = [
   'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nUser-Agent: x\r\nuser-agent: y\r\n\r\n',
   'GET / HTTP/1.1\r\nHost: a\r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\nCookie: c=1\r\nCOOKIE: d=2\r\n\r\n',
