@@ -24,6 +24,22 @@ const TRAILER = 16;
 const KEEP_ALIVE = 32;
 const NOTED = new Map([['connection', CONNECTION], ['content-length', CONTENT_LENGTH],
   ['transfer-encoding', TRANSFER_ENCODING], ['date', DATE], ['trailer', TRAILER], ['keep-alive', KEEP_ALIVE]]);
+// The same names as usually written, and which lengths they have: a line's
+// name is lowercased to look it up only when it may be one of them.
+const NOTED_SPELLED = new Map();
+const NOTED_LENGTHS = [];
+for (const [name, bit] of NOTED) {
+  const usual = name.replace(/(^|-)([a-z])/g, (_, dash, letter) => dash + letter.toUpperCase());
+  NOTED_SPELLED.set(name, bit).set(usual, bit);
+  NOTED_LENGTHS[name.length] = true;
+}
+
+// The bit of header `name` (any case) among NOTED, or undefined.
+function notedBit(name) {
+  if (NOTED_LENGTHS[name.length] !== true) return undefined;
+  const bit = NOTED_SPELLED.get(name);
+  return bit !== undefined ? bit : NOTED.get(name.toLowerCase());
+}
 
 // How the body is delimited when the handler's head names neither
 // Content-Length nor Transfer-Encoding (bodyFraming() picks one):
@@ -258,7 +274,7 @@ class OutgoingHead extends Stream {
 
   _addLine(head, name, value, validate) {
     if (validate) validateHeaderValue(name, value);
-    const bit = name.length >= 4 && name.length <= 17 ? NOTED.get(name.toLowerCase()) : undefined;
+    const bit = notedBit(name);
     if (bit !== undefined) this._note(bit, value);
     return head + name + ': ' + value + CRLF;
   }
