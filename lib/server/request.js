@@ -14,14 +14,16 @@
 const Stream = require('node:stream');
 const { Readable } = Stream;
 const { addHeaderLine, lowerName, rawValue } = require('./headers');
+const { eventsOnFirstListener } = require('./events');
 const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered } = require('./seam');
 
 const HTTP_1_1 = '1.1';
 
-// (A Stream, not a Readable, is constructed: see makeReadable() below.)
-class ServerRequest extends Stream {
+// (Neither a Readable nor an event emitter is constructed: see
+// makeReadable() below and ./events.js.)
+class ServerRequest {
   constructor(socket) {
-    super();
+    eventsOnFirstListener(this);
     this.socket = socket;
     this.httpVersionMajor = 1;
     this.httpVersionMinor = 1;
@@ -230,6 +232,7 @@ function settleAll() {
 }
 
 Object.setPrototypeOf(ServerRequest.prototype, Readable.prototype);
+Object.setPrototypeOf(ServerRequest, Stream);
 Object.defineProperty(ServerRequest.prototype, '_readableState', {
   get() {
     return makeReadable(this);

@@ -8,6 +8,7 @@ const Stream = require('node:stream');
 const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
 const errors = require('./errors');
 const wire = require('./wire');
+const { eventsOnFirstListener } = require('./events');
 
 const CRLF = '\r\n';
 const SAYS_CLOSE = /(?:^|\W)close(?:$|\W)/i;
@@ -65,9 +66,11 @@ function bodyFraming(res, said) {
   return (res._removed & TRANSFER_ENCODING) === 0 ? CHUNKED : UNTIL_CLOSE;
 }
 
-class OutgoingHead extends Stream {
+// (A legacy Stream whose event emitter is not constructed: see
+// ./events.js.)
+class OutgoingHead {
   constructor(req) {
-    super();
+    eventsOnFirstListener(this);
     this.statusCode = 200;
     this.statusMessage = undefined;
     this.sendDate = true;
@@ -292,5 +295,8 @@ class OutgoingHead extends Stream {
     }
   }
 }
+
+Object.setPrototypeOf(OutgoingHead.prototype, Stream.prototype);
+Object.setPrototypeOf(OutgoingHead, Stream);
 
 module.exports = { OutgoingHead };
