@@ -13,6 +13,7 @@
 // This file holds the connection's state and what it does with it; what
 // each parser and socket event does is ./loop-events.js.
 
+const { EventEmitter } = require('node:events');
 const { HTTPParser } = require('../parser');
 const hooks = require('../parser-hooks');
 const { nowMs } = require('../clock');
@@ -22,10 +23,11 @@ const diagnostics = require('./diagnostics');
 const errors = require('./errors');
 const { attach, clientError } = require('./loop-events');
 
-const { kAnswered, kClosesConnection, kWritten, kDetached, kClosed, kWritable } = seam;
+const { kAnswered, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = seam;
 const { kConnectionsSet, kIncomingMessage, kServerResponse, kConnection } = seam;
 
 const LAZY = Object.freeze({ lazyHeaders: true });
+const plainEmit = EventEmitter.prototype.emit;
 const MAX_HEADER_PAIRS = 2000; // node:http's, unless maxHeadersCount says otherwise
 
 let isLenientOption = null;
@@ -139,16 +141,23 @@ class Connection {
 
   // ---- the loop itself ----
 
-  // The active response's last bytes were written.
+  // The active response's last bytes were written. What node:http does in
+  // its first 'finish' listener is done between the end() callbacks that
+  // precede 'finish' and 'finish' itself; a response whose emit() is
+  // wrapped gets that listener instead (the wrapper may hold 'finish' back,
+  // and node:http's request waits for it).
   written(res) {
     res[kWritten]();
+    if (res.emit === plainEmit) this.responseFinished(res);
+    else res.prependListener('finish', onWrappedFinish);
+    res[kFinished]();
   }
 
-  // 'finish' of `res` (the first listener, as node:http's): its request's
-  // unread body goes, it closes on the next tick, and the socket ends (the
-  // last answer), passes to the next response, or waits for a request.
+  // `res` is done: its request's unread body goes, it closes on the next
+  // tick, and the socket ends (the last answer), passes to the next
+  // response, or waits for a request. (Not once the socket left the loop.)
   responseFinished(res) {
-    if (this.responses[0] !== res) return;
+    if (this.responses[0] !== res || this.socket[kConnection] !== this) return;
     if (diagnostics.responseFinish.hasSubscribers) {
       diagnostics.responseFinish.publish({ request: res.req, response: res, socket: this.socket, server: this.server });
     }
@@ -259,6 +268,13 @@ class Connection {
     }
   }
 }
+// 'finish' of a response whose emit() is wrapped (`this`: the response).
+function onWrappedFinish() {
+  const socket = this.socket;
+  const conn = socket === null ? undefined : socket[kConnection];
+  if (conn !== undefined) conn.responseFinished(this);
+}
+
 function closeResponse(res) {
   res[kClosed]();
 }
@@ -274,7 +290,6 @@ function afterLastWrite(err) {
   if (!err && res !== null) this.written(res);
 }
 
-// The loop's 'finish' listener on every response (`this`: the response).
 // The server's 'connection' (or 'secureConnection') listener.
 function onConnection(socket) {
   const server = this;

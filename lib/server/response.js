@@ -11,7 +11,7 @@ const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:
 const { OutgoingHead } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
-const { kOpenResponse, kClosesConnection, kWritten, kDetached, kClosed, kWritable } = require('./seam');
+const { kOpenResponse, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = require('./seam');
 
 const CRLF = '\r\n';
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -358,6 +358,9 @@ class ServerResponse extends OutgoingHead {
       this._endCallbacks = null;
       for (let i = 0; i < callbacks.length; i++) callbacks[i](null);
     }
+  }
+
+  [kFinished]() {
     this.emit('finish');
   }
 
