@@ -13,6 +13,8 @@
 // This file holds the connection's state and what it does with it; what
 // each parser and socket event does is ./loop-events.js.
 
+// (Module bindings: the globals `process` and `Buffer` are accessors.)
+const { nextTick } = require('node:process');
 const { EventEmitter } = require('node:events');
 const { HTTPParser } = require('../parser');
 const hooks = require('../parser-hooks');
@@ -163,7 +165,7 @@ class Connection {
     }
     res.req[kAnswered]();
     res[kDetached]();
-    process.nextTick(closeResponse, res);
+    nextTick(closeResponse, res);
     this.responses.shift();
     this.active = null;
     this.activeWrote = false;
@@ -192,7 +194,7 @@ class Connection {
       socket.write(chunks[i], chunks[i + 1], i === lastAt ? this.afterLastWrite : chunks[i + 2]);
     }
     socket.uncork();
-    if (!socket.writableNeedDrain) process.nextTick(nowWritable, res);
+    if (!socket.writableNeedDrain) nextTick(nowWritable, res);
     this.resumeIfDrained();
   }
 

@@ -11,6 +11,8 @@
 // event emitter with the Readable's methods, and a body-less request
 // answered without that never makes one.
 
+// (Module bindings: the globals `process` and `Buffer` are accessors.)
+const { nextTick } = require('node:process');
 const Stream = require('node:stream');
 const { Readable } = Stream;
 const { addHeaderLine, lowerName, rawValue } = require('./headers');
@@ -220,7 +222,7 @@ let settling = null;
 function settleSoon(req) {
   if (settling === null) {
     settling = [];
-    process.nextTick(settleAll);
+    nextTick(settleAll);
   }
   settling.push(req);
 }

@@ -7,6 +7,9 @@
 // when this response's turn has come (pipelining) or keeps them until then.
 // A response whose body is known when it ends leaves in one write.
 
+// (Module bindings: the globals `process` and `Buffer` are accessors.)
+const { nextTick } = require('node:process');
+const { Buffer } = require('node:buffer');
 const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
 const { OutgoingHead } = require('./response-head');
 const errors = require('./errors');
@@ -212,20 +215,20 @@ class ServerResponse extends OutgoingHead {
     }
     if (this._head === null) this._implicitHeader();
     if (!this._hasBody) {
-      if (typeof callback === 'function') process.nextTick(callback);
+      if (typeof callback === 'function') nextTick(callback);
       return true;
     }
     if (typeof chunk === 'string' && !isFlatString(encoding)) chunk = Buffer.from(chunk, encoding);
     const length = typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding || 'utf8') : chunk.length;
     if (length === 0) {
       if (!this._headerSent) this._sendHead();
-      if (typeof callback === 'function') process.nextTick(callback);
+      if (typeof callback === 'function') nextTick(callback);
       return !this._needDrain;
     }
     if (this.chunkedEncoding && COALESCE_CHUNKS && this._loop.isTurnOf(this)) {
       if (this._corked === 0) {
         this.cork();
-        process.nextTick(uncorkNT, this);
+        nextTick(uncorkNT, this);
       }
     }
     if (this._corked !== 0 && this.chunkedEncoding) {
@@ -418,9 +421,9 @@ function uncorkNT(res) {
 // there too).
 function misuse(res, err, callback) {
   if (res.destroyed) {
-    if (typeof callback === 'function') process.nextTick(callback, err);
+    if (typeof callback === 'function') nextTick(callback, err);
   } else {
-    process.nextTick(emitMisuse, res, err, callback);
+    nextTick(emitMisuse, res, err, callback);
   }
 }
 
