@@ -6,6 +6,7 @@
 
 const Stream = require('node:stream');
 const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
+const { checkName, checkValue } = require('./header-checks');
 const errors = require('./errors');
 const wire = require('./wire');
 const { eventsOnFirstListener } = require('./events');
@@ -101,8 +102,8 @@ class OutgoingHead {
 
   setHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('set');
-    validateHeaderName(name);
-    validateHeaderValue(name, value);
+    checkName(name);
+    checkValue(name, value);
     if (this._outHeaders === null) this._outHeaders = { __proto__: null };
     this._outHeaders[name.toLowerCase()] = [name, value];
     return this;
@@ -110,8 +111,8 @@ class OutgoingHead {
 
   appendHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('append');
-    validateHeaderName(name);
-    validateHeaderValue(name, value);
+    checkName(name);
+    checkValue(name, value);
     if (this._outHeaders === null) this._outHeaders = { __proto__: null };
     const key = name.toLowerCase();
     const entry = this._outHeaders[key];
@@ -264,7 +265,7 @@ class OutgoingHead {
 
   // Appends the line(s) of header `name` to `head`, noting what they say.
   _addLines(head, name, value, validate) {
-    if (validate) validateHeaderName(name);
+    if (validate) checkName(name);
     if (Array.isArray(value)) {
       if (value.length < 2 || name.length !== 6 || name.toLowerCase() !== 'cookie') {
         for (let i = 0; i < value.length; i++) head = this._addLine(head, name, value[i], validate);
@@ -276,7 +277,7 @@ class OutgoingHead {
   }
 
   _addLine(head, name, value, validate) {
-    if (validate) validateHeaderValue(name, value);
+    if (validate) checkValue(name, value);
     const bit = notedBit(name);
     if (bit !== undefined) this._note(bit, value);
     return head + name + ': ' + value + CRLF;
