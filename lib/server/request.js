@@ -15,7 +15,7 @@
 const { nextTick } = require('node:process');
 const Stream = require('node:stream');
 const { Readable } = Stream;
-const { addHeaderLine, lowerName, rawValue } = require('./headers');
+const { addHeaderLine, rawValue } = require('./headers');
 const { eventsOnFirstListener } = require('./events');
 const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered } = require('./seam');
 
@@ -146,7 +146,7 @@ class ServerRequest {
   // The first value of header `name` (any case), or undefined. (It takes
   // the head's pairs, which the message's end takes anyway.)
   getHeader(name) {
-    return rawValue(this.rawPairs(), lowerName(String(name)));
+    return rawValue(this.rawPairs(), String(name));
   }
 
   get rawTrailers() {
@@ -217,20 +217,22 @@ function makeReadable(req) {
 // A request answered, its body complete and unused, is settled on the
 // next tick (one tick for all of those of a tick): a Readable made after
 // that is ended and closed already, as node:http's request is by then.
-let settling = null;
+// (One array for all ticks: a new one grew its store on every request.)
+const settling = [];
+let settlingCount = 0;
 
 function settleSoon(req) {
-  if (settling === null) {
-    settling = [];
-    nextTick(settleAll);
-  }
-  settling.push(req);
+  if (settlingCount === 0) nextTick(settleAll);
+  settling[settlingCount++] = req;
 }
 
 function settleAll() {
-  const requests = settling;
-  settling = null;
-  for (let i = 0; i < requests.length; i++) requests[i]._settled = true;
+  const count = settlingCount;
+  settlingCount = 0;
+  for (let i = 0; i < count; i++) {
+    settling[i]._settled = true;
+    settling[i] = undefined;
+  }
 }
 
 Object.setPrototypeOf(ServerRequest.prototype, Readable.prototype);
