@@ -59,8 +59,9 @@ class Connection {
     this.parser = parser;
     this.current = null;          // the request whose message is being parsed
     this.lastRequest = null;      // the latest request, until its read is looked at
-    this.responses = [];          // responses not finished, in request order
-    this.active = null;           // responses[0] once its turn came: its bytes go to the socket
+    this.oldest = null;           // the oldest response not finished
+    this.later = [];              // the ones after it, in request order (pipelining)
+    this.active = null;           // the oldest once its turn came: its bytes go to the socket
     this.activeWrote = false;     // ... and some did
     this.held = null;             // response -> { chunks: [data, encoding, callback, ...], bytes, ended }
     this.heldBytes = 0;           // bytes held for responses waiting for their turn
@@ -143,6 +144,14 @@ class Connection {
 
   // ---- the loop itself ----
 
+  // A response for the request just parsed: it answers after the ones
+  // before it; its turn comes now when it is the only one.
+  addResponse(res) {
+    if (this.oldest === null) this.oldest = res;
+    else this.later.push(res);
+    if (this.active === null && !this.lastAnswered) this.active = res;
+  }
+
   // The active response's last bytes were written. What node:http does in
   // its first 'finish' listener is done between the end() callbacks that
   // precede 'finish' and 'finish' itself; a response whose emit() is
@@ -159,21 +168,21 @@ class Connection {
   // tick, and the socket ends (the last answer), passes to the next
   // response, or waits for a request. (Not once the socket left the loop.)
   responseFinished(res) {
-    if (this.responses[0] !== res || this.socket[kConnection] !== this) return;
+    if (this.oldest !== res || this.socket[kConnection] !== this) return;
     if (diagnostics.responseFinish.hasSubscribers) {
       diagnostics.responseFinish.publish({ request: res.req, response: res, socket: this.socket, server: this.server });
     }
     res.req[kAnswered]();
     res[kDetached]();
     nextTick(closeResponse, res);
-    this.responses.shift();
+    this.oldest = this.later.length === 0 ? null : this.later.shift();
     this.active = null;
     this.activeWrote = false;
     if (res[kClosesConnection]) {
       this.lastAnswered = true;
       this.socket.destroySoon();
-    } else if (this.responses.length !== 0) {
-      this.giveTurn(this.responses[0]);
+    } else if (this.oldest !== null) {
+      this.giveTurn(this.oldest);
     } else {
       this.armKeepAlive();
     }
@@ -230,16 +239,14 @@ class Connection {
     this.parser.close();
     this.server[kConnectionsSet].delete(this);
     const current = this.current;
-    if (current !== null && this.responses.length === 0 && !current.destroyed) {
+    if (current !== null && this.oldest === null && !current.destroyed) {
       current.destroy(errors.connectionReset());
     }
-    const responses = this.responses;
-    for (let i = 0; i < responses.length; i++) {
-      const res = responses[i];
-      if (!res.req.destroyed) res.req.destroy(errors.connectionReset());
-      res[kClosed]();
-    }
-    responses.length = 0;
+    if (this.oldest !== null) abort(this.oldest);
+    const later = this.later;
+    for (let i = 0; i < later.length; i++) abort(later[i]);
+    this.oldest = null;
+    later.length = 0;
     this.active = null;
     this.held = null;
   }
@@ -248,7 +255,7 @@ class Connection {
   // sent nothing yet is where node:http's line says so.
   isIdle() {
     const parser = this.parser;
-    return this.responses.length === 0 && parser[hooks.messageStart]() === 0 &&
+    return this.oldest === null && parser[hooks.messageStart]() === 0 &&
       (freshConnectionIsIdle || parser[hooks.begunSinceInit]());
   }
 
@@ -270,6 +277,12 @@ class Connection {
     }
   }
 }
+// A response the closing socket leaves unfinished, and its request.
+function abort(res) {
+  if (!res.req.destroyed) res.req.destroy(errors.connectionReset());
+  res[kClosed]();
+}
+
 // 'finish' of a response whose emit() is wrapped (`this`: the response).
 function onWrappedFinish() {
   const socket = this.socket;

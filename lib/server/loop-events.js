@@ -84,8 +84,7 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
   if (diagnostics.requestStart.hasSubscribers) {
     diagnostics.requestStart.publish({ request: req, response: res, socket, server });
   }
-  conn.responses.push(res);
-  if (conn.active === null && !conn.lastAnswered) conn.active = res;
+  conn.addResponse(res);
   const event = admit(conn, req, res);
   if (event !== null) server.emit(event, req, res);
   return 0;
