@@ -221,6 +221,41 @@ test('requireHostHeader, maxRequestsPerSocket, maxHeaderSize', async () => {
   await same({ maxHeaderSize: 8192 }, null, [big]);
 });
 
+test('each character and number value passes or fails a header the way node:http decides, by setHeader() and writeHead()', async () => {
+  const values = [];
+  for (let c = 0; c <= 0x101; c++) values.push(`a${String.fromCharCode(c)}b`);
+  values.push('\u2028', '\u{1f600}', '', 'plain', NaN, -1, 1e21, Infinity, 0.5, null, true, ['x', 'y\n']);
+  const names = ['Good', 'Bad Name', 'Good', 'Bad Name', 'x-\u00e9', 'Good'];
+  const seen = [];
+  for (const [, create] of FACES) {
+    const outcomes = [];
+    const attempt = (fn) => {
+      try {
+        fn();
+        outcomes.push('ok');
+      } catch (err) {
+        outcomes.push(err.code);
+      }
+    };
+    const handler = (req, res) => {
+      for (const value of values) attempt(() => res.setHeader('X-V', value));
+      for (const name of names) attempt(() => res.setHeader(name, 'v'));
+      res.removeHeader('X-V');
+      res.removeHeader('Good');
+      // (writeHead() checks each line: the first bad one throws.)
+      attempt(() => res.writeHead(200, { 'X-A': 'a\x7f', 'Content-Length': 2 }));
+      attempt(() => res.writeHead(200, ['X-B', 'b\u0100', 'Content-Length', 2]));
+      attempt(() => res.writeHead(200, { 'X C': 'c', 'Content-Length': 2 }));
+      attempt(() => res.writeHead(200, { 'X-D': 'd\t\xff', 'X-N': 7, 'Content-Length': 2 }));
+      res.end('ok');
+    };
+    const r = await withServer(create, {}, handler, (port) => exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\n\r\n']));
+    seen.push([outcomes, normalize(r.text)]);
+  }
+  assert.deepStrictEqual(seen[1], seen[0]);
+  assert.ok(seen[0][0].includes('ERR_INVALID_CHAR') && seen[0][0].includes('ERR_INVALID_HTTP_TOKEN'));
+});
+
 test('response header validation throws node:http\'s errors (no response splitting)', async () => {
   const seen = [];
   for (const [, create] of FACES) {
