@@ -13,6 +13,9 @@
 // This file holds the connection's state and what it does with it; what
 // each parser and socket event does is ./loop-events.js.
 
+// (Module bindings: the globals `process` and `Buffer` are accessors.)
+const { nextTick } = require('node:process');
+const { EventEmitter } = require('node:events');
 const { HTTPParser } = require('../parser');
 const hooks = require('../parser-hooks');
 const { nowMs } = require('../clock');
@@ -22,10 +25,11 @@ const diagnostics = require('./diagnostics');
 const errors = require('./errors');
 const { attach, clientError } = require('./loop-events');
 
-const { kAnswered, kClosesConnection, kWritten, kDetached, kClosed, kWritable } = seam;
+const { kAnswered, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = seam;
 const { kConnectionsSet, kIncomingMessage, kServerResponse, kConnection } = seam;
 
 const LAZY = Object.freeze({ lazyHeaders: true });
+const plainEmit = EventEmitter.prototype.emit;
 const MAX_HEADER_PAIRS = 2000; // node:http's, unless maxHeadersCount says otherwise
 
 let isLenientOption = null;
@@ -55,8 +59,9 @@ class Connection {
     this.parser = parser;
     this.current = null;          // the request whose message is being parsed
     this.lastRequest = null;      // the latest request, until its read is looked at
-    this.responses = [];          // responses not finished, in request order
-    this.active = null;           // responses[0] once its turn came: its bytes go to the socket
+    this.oldest = null;           // the oldest response not finished
+    this.later = [];              // the ones after it, in request order (pipelining)
+    this.active = null;           // the oldest once its turn came: its bytes go to the socket
     this.activeWrote = false;     // ... and some did
     this.held = null;             // response -> { chunks: [data, encoding, callback, ...], bytes, ended }
     this.heldBytes = 0;           // bytes held for responses waiting for their turn
@@ -120,22 +125,14 @@ class Connection {
 
   // ---- (seam) what a request asks of the loop ----
 
-  // The head's pairs and one header's value, while its message is parsed.
+  // The head's pairs, while its message is parsed.
   headPairs() {
     return this.parser.getAllHeaders();
-  }
-
-  headerValue(name) {
-    return this.parser.getHeader(name);
   }
 
   // node:http's maxHeadersCount, as pairs (0: none).
   headerPairLimit() {
     return this.parser.maxHeaderPairs;
-  }
-
-  isParsing(req) {
-    return this.current === req;
   }
 
   // A request body's reader wants more.
@@ -147,30 +144,45 @@ class Connection {
 
   // ---- the loop itself ----
 
-  // The active response's last bytes were written.
-  written(res) {
-    res[kWritten]();
+  // A response for the request just parsed: it answers after the ones
+  // before it; its turn comes now when it is the only one.
+  addResponse(res) {
+    if (this.oldest === null) this.oldest = res;
+    else this.later.push(res);
+    if (this.active === null && !this.lastAnswered) this.active = res;
   }
 
-  // 'finish' of `res` (the first listener, as node:http's): its request's
-  // unread body goes, it closes on the next tick, and the socket ends (the
-  // last answer), passes to the next response, or waits for a request.
+  // The active response's last bytes were written. What node:http does in
+  // its first 'finish' listener is done between the end() callbacks that
+  // precede 'finish' and 'finish' itself; a response whose emit() is
+  // wrapped gets that listener instead (the wrapper may hold 'finish' back,
+  // and node:http's request waits for it).
+  written(res) {
+    res[kWritten]();
+    if (res.emit === plainEmit) this.responseFinished(res);
+    else res.prependListener('finish', onWrappedFinish);
+    res[kFinished]();
+  }
+
+  // `res` is done: its request's unread body goes, it closes on the next
+  // tick, and the socket ends (the last answer), passes to the next
+  // response, or waits for a request. (Not once the socket left the loop.)
   responseFinished(res) {
-    if (this.responses[0] !== res) return;
+    if (this.oldest !== res || this.socket[kConnection] !== this) return;
     if (diagnostics.responseFinish.hasSubscribers) {
       diagnostics.responseFinish.publish({ request: res.req, response: res, socket: this.socket, server: this.server });
     }
     res.req[kAnswered]();
     res[kDetached]();
-    process.nextTick(closeResponse, res);
-    this.responses.shift();
+    nextTick(closeResponse, res);
+    this.oldest = this.later.length === 0 ? null : this.later.shift();
     this.active = null;
     this.activeWrote = false;
     if (res[kClosesConnection]) {
       this.lastAnswered = true;
       this.socket.destroySoon();
-    } else if (this.responses.length !== 0) {
-      this.giveTurn(this.responses[0]);
+    } else if (this.oldest !== null) {
+      this.giveTurn(this.oldest);
     } else {
       this.armKeepAlive();
     }
@@ -191,7 +203,7 @@ class Connection {
       socket.write(chunks[i], chunks[i + 1], i === lastAt ? this.afterLastWrite : chunks[i + 2]);
     }
     socket.uncork();
-    if (!socket.writableNeedDrain) process.nextTick(nowWritable, res);
+    if (!socket.writableNeedDrain) nextTick(nowWritable, res);
     this.resumeIfDrained();
   }
 
@@ -227,16 +239,14 @@ class Connection {
     this.parser.close();
     this.server[kConnectionsSet].delete(this);
     const current = this.current;
-    if (current !== null && this.responses.length === 0 && !current.destroyed) {
+    if (current !== null && this.oldest === null && !current.destroyed) {
       current.destroy(errors.connectionReset());
     }
-    const responses = this.responses;
-    for (let i = 0; i < responses.length; i++) {
-      const res = responses[i];
-      if (!res.req.destroyed) res.req.destroy(errors.connectionReset());
-      res[kClosed]();
-    }
-    responses.length = 0;
+    if (this.oldest !== null) abort(this.oldest);
+    const later = this.later;
+    for (let i = 0; i < later.length; i++) abort(later[i]);
+    this.oldest = null;
+    later.length = 0;
     this.active = null;
     this.held = null;
   }
@@ -245,7 +255,7 @@ class Connection {
   // sent nothing yet is where node:http's line says so.
   isIdle() {
     const parser = this.parser;
-    return this.responses.length === 0 && parser[hooks.messageStart]() === 0 &&
+    return this.oldest === null && parser[hooks.messageStart]() === 0 &&
       (freshConnectionIsIdle || parser[hooks.begunSinceInit]());
   }
 
@@ -267,6 +277,19 @@ class Connection {
     }
   }
 }
+// A response the closing socket leaves unfinished, and its request.
+function abort(res) {
+  if (!res.req.destroyed) res.req.destroy(errors.connectionReset());
+  res[kClosed]();
+}
+
+// 'finish' of a response whose emit() is wrapped (`this`: the response).
+function onWrappedFinish() {
+  const socket = this.socket;
+  const conn = socket === null ? undefined : socket[kConnection];
+  if (conn !== undefined) conn.responseFinished(this);
+}
+
 function closeResponse(res) {
   res[kClosed]();
 }
@@ -282,7 +305,6 @@ function afterLastWrite(err) {
   if (!err && res !== null) this.written(res);
 }
 
-// The loop's 'finish' listener on every response (`this`: the response).
 // The server's 'connection' (or 'secureConnection') listener.
 function onConnection(socket) {
   const server = this;

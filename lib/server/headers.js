@@ -57,4 +57,28 @@ function addHeaderLine(dest, name, value, joinDuplicates) {
   }
 }
 
-module.exports = { addHeaderLine, lowerName };
+// The value of the first pair of `raw` ([name, value, ...]) named `name`,
+// both in any case, or undefined.
+function rawValue(raw, name) {
+  const length = name.length;
+  for (let i = 0; i < raw.length; i += 2) {
+    const field = raw[i];
+    if (field.length === length && sameName(field, name)) return raw[i + 1];
+  }
+  return undefined;
+}
+
+// Whether two names of one length are the same, ASCII case-insensitive.
+function sameName(a, b) {
+  for (let j = 0; j < a.length; j++) {
+    let x = a.charCodeAt(j);
+    let y = b.charCodeAt(j);
+    if (x === y) continue;
+    if (x >= 0x41 && x <= 0x5a) x += 0x20;
+    if (y >= 0x41 && y <= 0x5a) y += 0x20;
+    if (x !== y) return false;
+  }
+  return true;
+}
+
+module.exports = { addHeaderLine, lowerName, rawValue };

@@ -1,5 +1,5 @@
 // Type definitions for llhttp-napi/server: node:http's server types, with
-// the request's lazy getHeader() added. docs/server.md.
+// the request's getHeader() added. docs/server.md.
 
 /// <reference types="node" />
 

@@ -20,12 +20,6 @@ const { kConnection, kConnectionsSet, kIncomingMessage, kServerResponse } = seam
 
 const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 
-function onResponseFinish() {
-  const socket = this.socket;
-  const conn = socket === null ? undefined : socket[kConnection];
-  if (conn !== undefined) conn.responseFinished(this);
-}
-
 // ---- a request's way in ----
 
 // What a request gets before (or instead of) 'request', by node:http's
@@ -90,9 +84,7 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
   if (diagnostics.requestStart.hasSubscribers) {
     diagnostics.requestStart.publish({ request: req, response: res, socket, server });
   }
-  res.on('finish', onResponseFinish);
-  conn.responses.push(res);
-  if (conn.active === null && !conn.lastAnswered) conn.active = res;
+  conn.addResponse(res);
   const event = admit(conn, req, res);
   if (event !== null) server.emit(event, req, res);
   return 0;

@@ -11,19 +11,23 @@
 // event emitter with the Readable's methods, and a body-less request
 // answered without that never makes one.
 
+// (Module bindings: the globals `process` and `Buffer` are accessors.)
+const { nextTick } = require('node:process');
 const Stream = require('node:stream');
 const { Readable } = Stream;
-const { addHeaderLine } = require('./headers');
+const { addHeaderLine, rawValue } = require('./headers');
+const { eventsOnFirstListener } = require('./events');
 const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered } = require('./seam');
 
 const HTTP_1_1 = '1.1';
 // req.signal, where the line's IncomingMessage has it (24 on).
 const HAS_SIGNAL = Object.getOwnPropertyDescriptor(require('node:http').IncomingMessage.prototype, 'signal') !== undefined;
 
-// (A Stream, not a Readable, is constructed: see makeReadable() below.)
-class ServerRequest extends Stream {
+// (Neither a Readable nor an event emitter is constructed: see
+// makeReadable() below and ./events.js.)
+class ServerRequest {
   constructor(socket) {
-    super();
+    eventsOnFirstListener(this);
     this.socket = socket;
     this.httpVersionMajor = 1;
     this.httpVersionMinor = 1;
@@ -145,16 +149,10 @@ class ServerRequest extends Stream {
     return out;
   }
 
-  // The first value of header `name` (any case), or undefined; makes no
-  // other string while the parser is on this message.
+  // The first value of header `name` (any case), or undefined. (It takes
+  // the head's pairs, which the message's end takes anyway.)
   getHeader(name) {
-    if (this._rawHeaders === null && this._loop.isParsing(this)) return this._loop.headerValue(name);
-    const raw = this.rawPairs();
-    const lower = String(name).toLowerCase();
-    for (let i = 0; i < raw.length; i += 2) {
-      if (raw[i].length === lower.length && raw[i].toLowerCase() === lower) return raw[i + 1];
-    }
-    return undefined;
+    return rawValue(this.rawPairs(), String(name));
   }
 
   get rawTrailers() {
@@ -273,23 +271,26 @@ function makeReadable(req) {
 // A request answered, its body complete and unused, is settled on the
 // next tick (one tick for all of those of a tick): a Readable made after
 // that is ended and closed already, as node:http's request is by then.
-let settling = null;
+// (One array for all ticks: a new one grew its store on every request.)
+const settling = [];
+let settlingCount = 0;
 
 function settleSoon(req) {
-  if (settling === null) {
-    settling = [];
-    process.nextTick(settleAll);
-  }
-  settling.push(req);
+  if (settlingCount === 0) nextTick(settleAll);
+  settling[settlingCount++] = req;
 }
 
 function settleAll() {
-  const requests = settling;
-  settling = null;
-  for (let i = 0; i < requests.length; i++) requests[i]._settled = true;
+  const count = settlingCount;
+  settlingCount = 0;
+  for (let i = 0; i < count; i++) {
+    settling[i]._settled = true;
+    settling[i] = undefined;
+  }
 }
 
 Object.setPrototypeOf(ServerRequest.prototype, Readable.prototype);
+Object.setPrototypeOf(ServerRequest, Stream);
 Object.defineProperty(ServerRequest.prototype, '_readableState', {
   get() {
     return makeReadable(this);

@@ -6,8 +6,10 @@
 
 const Stream = require('node:stream');
 const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
+const { checkName, checkValue } = require('./header-checks');
 const errors = require('./errors');
 const wire = require('./wire');
+const { eventsOnFirstListener } = require('./events');
 
 const CRLF = '\r\n';
 const SAYS_CLOSE = /(?:^|\W)close(?:$|\W)/i;
@@ -25,6 +27,22 @@ const TRAILER = 16;
 const KEEP_ALIVE = 32;
 const NOTED = new Map([['connection', CONNECTION], ['content-length', CONTENT_LENGTH],
   ['transfer-encoding', TRANSFER_ENCODING], ['date', DATE], ['trailer', TRAILER], ['keep-alive', KEEP_ALIVE]]);
+// The same names as usually written, and which lengths they have: a line's
+// name is lowercased to look it up only when it may be one of them.
+const NOTED_SPELLED = new Map();
+const NOTED_LENGTHS = [];
+for (const [name, bit] of NOTED) {
+  const usual = name.replace(/(^|-)([a-z])/g, (_, dash, letter) => dash + letter.toUpperCase());
+  NOTED_SPELLED.set(name, bit).set(usual, bit);
+  NOTED_LENGTHS[name.length] = true;
+}
+
+// The bit of header `name` (any case) among NOTED, or undefined.
+function notedBit(name) {
+  if (NOTED_LENGTHS[name.length] !== true) return undefined;
+  const bit = NOTED_SPELLED.get(name);
+  return bit !== undefined ? bit : NOTED.get(name.toLowerCase());
+}
 
 // How the body is delimited when the handler's head names neither
 // Content-Length nor Transfer-Encoding (bodyFraming() picks one):
@@ -50,15 +68,29 @@ function bodyFraming(res, said) {
   return (res._removed & TRANSFER_ENCODING) === 0 ? CHUNKED : UNTIL_CLOSE;
 }
 
+// node:http's rule for a Content-Disposition value (RFC 6266 filenames) in
+// a head whose length is known by then: its latin1 bytes reach the wire
+// although that head shares the body's utf8 write, so the value is the
+// string whose utf8 bytes are those.
+function isContentDisposition(name) {
+  return name.toLowerCase() === 'content-disposition';
+}
+
+function latin1ForUtf8Write(value) {
+  return NON_ASCII.test(value) ? Buffer.from(value, 'latin1').toString('utf8') : value;
+}
+
 // What setHeaders() takes: anything with a Map's keys(), get() and entries.
 function isHeadersOrMap(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value) &&
     typeof value.keys === 'function' && typeof value.get === 'function';
 }
 
-class OutgoingHead extends Stream {
+// (A legacy Stream whose event emitter is not constructed: see
+// ./events.js.)
+class OutgoingHead {
   constructor(req) {
-    super();
+    eventsOnFirstListener(this);
     this.statusCode = 200;
     this.statusMessage = undefined;
     this.sendDate = true;
@@ -90,8 +122,8 @@ class OutgoingHead extends Stream {
 
   setHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('set');
-    validateHeaderName(name);
-    validateHeaderValue(name, value);
+    checkName(name);
+    checkValue(name, value);
     if (this._outHeaders === null) this._outHeaders = { __proto__: null };
     this._outHeaders[name.toLowerCase()] = [name, value];
     return this;
@@ -99,8 +131,8 @@ class OutgoingHead extends Stream {
 
   appendHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('append');
-    validateHeaderName(name);
-    validateHeaderValue(name, value);
+    checkName(name);
+    checkValue(name, value);
     if (this._outHeaders === null) this._outHeaders = { __proto__: null };
     const key = name.toLowerCase();
     const entry = this._outHeaders[key];
@@ -270,7 +302,7 @@ class OutgoingHead extends Stream {
 
   // Appends the line(s) of header `name` to `head`, noting what they say.
   _addLines(head, name, value, validate) {
-    if (validate) validateHeaderName(name);
+    if (validate) checkName(name);
     if (Array.isArray(value)) {
       if (value.length < 2 || name.length !== 6 || name.toLowerCase() !== 'cookie') {
         for (let i = 0; i < value.length; i++) head = this._addLine(head, name, value[i], validate);
@@ -282,9 +314,12 @@ class OutgoingHead extends Stream {
   }
 
   _addLine(head, name, value, validate) {
-    if (validate) validateHeaderValue(name, value);
-    const bit = name.length >= 4 && name.length <= 17 ? NOTED.get(name.toLowerCase()) : undefined;
+    if (validate) checkValue(name, value);
+    const bit = notedBit(name);
     if (bit !== undefined) this._note(bit, value);
+    else if (name.length === 19 && this._contentLength && typeof value === 'string' && isContentDisposition(name)) {
+      value = latin1ForUtf8Write(value);
+    }
     if (typeof value === 'string' && !this._headNonAscii && NON_ASCII.test(value)) this._headNonAscii = true;
     return head + name + ': ' + value + CRLF;
   }
@@ -302,5 +337,8 @@ class OutgoingHead extends Stream {
     }
   }
 }
+
+Object.setPrototypeOf(OutgoingHead.prototype, Stream.prototype);
+Object.setPrototypeOf(OutgoingHead, Stream);
 
 module.exports = { OutgoingHead };

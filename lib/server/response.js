@@ -7,11 +7,14 @@
 // when this response's turn has come (pipelining) or keeps them until then.
 // A response whose body is known when it ends leaves in one write.
 
+// (Module bindings: the globals `process` and `Buffer` are accessors.)
+const { nextTick } = require('node:process');
+const { Buffer } = require('node:buffer');
 const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
 const { OutgoingHead } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
-const { kOpenResponse, kClosesConnection, kWritten, kDetached, kClosed, kWritable } = require('./seam');
+const { kOpenResponse, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = require('./seam');
 
 const CRLF = '\r\n';
 
@@ -227,20 +230,20 @@ class ServerResponse extends OutgoingHead {
     }
     if (this._head === null) this._implicitHeader();
     if (!this._hasBody) {
-      if (typeof callback === 'function') process.nextTick(callback);
+      if (typeof callback === 'function') nextTick(callback);
       return true;
     }
     if (typeof chunk === 'string' && !isFlatString(encoding)) chunk = Buffer.from(chunk, encoding);
     const length = typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding || 'utf8') : chunk.length;
     if (length === 0) {
       if (!this._headerSent) this._sendHead();
-      if (typeof callback === 'function') process.nextTick(callback);
+      if (typeof callback === 'function') nextTick(callback);
       return !this._needDrain;
     }
     if (this.chunkedEncoding && COALESCE_CHUNKS && this._loop.isTurnOf(this)) {
       if (this._corked === 0) {
         this.cork();
-        process.nextTick(uncorkNT, this);
+        nextTick(uncorkNT, this);
       }
     }
     if (this._corked !== 0 && this.chunkedEncoding) {
@@ -315,12 +318,14 @@ class ServerResponse extends OutgoingHead {
     this._headerSent = true;
     if (length === 0 || typeof chunk === 'string') {
       let out = head;
-      // (The head is latin1: one that is not ASCII goes in a write of its
-      // own, with the first chunk's size line, before a body in utf8.)
-      if (length !== 0 && head !== '' && encoding !== 'latin1' && this._headNonAscii) {
-        loop.send(this, chunked ? head + length.toString(16) + CRLF : head, 'latin1', false, undefined);
-        out = chunked ? chunk + CRLF : chunk;
-        if (last && chunked) out += '0\r\n' + this._trailer + CRLF;
+      // (As node:http: a chunked answer's head goes with the first size
+      // line, in latin1, so a head that is not ASCII cannot share the
+      // chunk's utf8 write; a sized answer's head shares the body's write
+      // and encoding, see the Content-Disposition rule in ./response-head.js.)
+      if (chunked && length !== 0 && head !== '' && encoding !== 'latin1' && this._headNonAscii) {
+        loop.send(this, head + length.toString(16) + CRLF, 'latin1', false, undefined);
+        out = chunk + CRLF;
+        if (last) out += '0\r\n' + this._trailer + CRLF;
         return loop.send(this, out, encoding || 'utf8', last, callback);
       }
       if (length !== 0) out += chunked ? length.toString(16) + CRLF + chunk + CRLF : chunk;
@@ -376,6 +381,9 @@ class ServerResponse extends OutgoingHead {
       this._endCallbacks = null;
       for (let i = 0; i < callbacks.length; i++) callbacks[i](null);
     }
+  }
+
+  [kFinished]() {
     this.emit('finish');
   }
 
@@ -433,9 +441,9 @@ function uncorkNT(res) {
 // there too).
 function misuse(res, err, callback) {
   if (res.destroyed) {
-    if (typeof callback === 'function') process.nextTick(callback, err);
+    if (typeof callback === 'function') nextTick(callback, err);
   } else {
-    process.nextTick(emitMisuse, res, err, callback);
+    nextTick(emitMisuse, res, err, callback);
   }
 }
 

@@ -38,8 +38,12 @@ module.exports = {
   kOpenResponse: Symbol('llhttp-napi/server open response'),
   // res[kClosesConnection]: true once its head says the connection ends with it.
   kClosesConnection: Symbol('llhttp-napi/server closes connection'),
-  // res[kWritten](): its last bytes were written: end() callbacks, 'finish'.
+  // res[kWritten](): its last bytes were written: the end() callbacks that
+  // come before 'finish' (the loop then passes the turn on, as node:http's
+  // first 'finish' listener would).
   kWritten: Symbol('llhttp-napi/server written'),
+  // res[kFinished](): after that, 'finish' (to the handler's listeners).
+  kFinished: Symbol('llhttp-napi/server finished'),
   // res[kDetached](): its turn is over ('finish' came): socket is null.
   kDetached: Symbol('llhttp-napi/server detached'),
   // res[kClosed](): it closes ('close', once).

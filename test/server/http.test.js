@@ -90,6 +90,30 @@ test('pipelined requests are answered in order, in one read and split', async ()
   }
 });
 
+test('a handler reading its request\'s headers after the next requests began sees its own', async () => {
+  // (Host and Expect in unusual cases: the server finds them in any case.)
+  const heads = [
+    'GET /0 HTTP/1.1\r\nHost: a\r\nX-Id: zero\r\n\r\n',
+    'POST /1 HTTP/1.1\r\nhOST: b\r\nX-Id: one\r\nContent-Length: 3\r\n\r\nabc',
+    'GET /2 HTTP/1.1\r\nHOST: c\r\nx-id: two\r\nEXPECT: 100-continue\r\n\r\n',
+    'GET /3 HTTP/1.1\r\nhost: d\r\nConnection: close\r\n\r\n',
+  ];
+  const all = Buffer.from(heads.join(''));
+  // Reads nothing of its request until all of them were parsed.
+  const handler = (log) => (req, res) => {
+    req.resume();
+    setTimeout(() => {
+      log.push([req.url, req.headers, req.rawHeaders]);
+      res.end(`${req.url} ${req.headers.host} ${req.headers['x-id']}`);
+    }, 20);
+  };
+  for (const piece of [all.length, 30]) {
+    const r = await same({}, handler, split(all, piece), { end: false });
+    assert.deepStrictEqual(r.log.map(([url, headers]) => [url, headers.host, headers['x-id']]),
+      [['/0', 'a', 'zero'], ['/1', 'b', 'one'], ['/2', 'c', 'two'], ['/3', 'd', undefined]]);
+  }
+});
+
 const HEADS = [
   'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nUser-Agent: x\r\nuser-agent: y\r\n\r\n',
   'GET / HTTP/1.1\r\nHost: a\r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\nCookie: c=1\r\nCOOKIE: d=2\r\n\r\n',
@@ -195,6 +219,41 @@ test('requireHostHeader, maxRequestsPerSocket, maxHeaderSize', async () => {
   const limited = await same({ maxHeaderSize: 1024 }, null, [big]);
   assert.match(limited.text, /^HTTP\/1.1 431 /);
   await same({ maxHeaderSize: 8192 }, null, [big]);
+});
+
+test('each character and number value passes or fails a header the way node:http decides, by setHeader() and writeHead()', async () => {
+  const values = [];
+  for (let c = 0; c <= 0x101; c++) values.push(`a${String.fromCharCode(c)}b`);
+  values.push('\u2028', '\u{1f600}', '', 'plain', NaN, -1, 1e21, Infinity, 0.5, null, true, ['x', 'y\n']);
+  const names = ['Good', 'Bad Name', 'Good', 'Bad Name', 'x-\u00e9', 'Good'];
+  const seen = [];
+  for (const [, create] of FACES) {
+    const outcomes = [];
+    const attempt = (fn) => {
+      try {
+        fn();
+        outcomes.push('ok');
+      } catch (err) {
+        outcomes.push(err.code);
+      }
+    };
+    const handler = (req, res) => {
+      for (const value of values) attempt(() => res.setHeader('X-V', value));
+      for (const name of names) attempt(() => res.setHeader(name, 'v'));
+      res.removeHeader('X-V');
+      res.removeHeader('Good');
+      // (writeHead() checks each line: the first bad one throws.)
+      attempt(() => res.writeHead(200, { 'X-A': 'a\x7f', 'Content-Length': 2 }));
+      attempt(() => res.writeHead(200, ['X-B', 'b\u0100', 'Content-Length', 2]));
+      attempt(() => res.writeHead(200, { 'X C': 'c', 'Content-Length': 2 }));
+      attempt(() => res.writeHead(200, { 'X-D': 'd\t\xff', 'X-N': 7, 'Content-Length': 2 }));
+      res.end('ok');
+    };
+    const r = await withServer(create, {}, handler, (port) => exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\n\r\n']));
+    seen.push([outcomes, normalize(r.text)]);
+  }
+  assert.deepStrictEqual(seen[1], seen[0]);
+  assert.ok(seen[0][0].includes('ERR_INVALID_CHAR') && seen[0][0].includes('ERR_INVALID_HTTP_TOKEN'));
 });
 
 test('response header validation throws node:http\'s errors (no response splitting)', async () => {

@@ -57,8 +57,10 @@ test('res.setHeaders() takes a Headers or a Map, Set-Cookie values kept apart, a
 
 // (node:http's own test of this, test-http-server-non-utf8-header.js: a
 // value given as a string or in an array, framed by chunks or by a
-// Content-Length given before it, and a status message.)
-test('a head that is not ASCII goes as latin1 before a utf8 body', async () => {
+// Content-Length given before it or by end(), and a status message. Other
+// non-ASCII values of a sized head share the body's utf8 write: test/server/
+// http.test.js compares those.)
+test('a Content-Disposition or chunked head that is not ASCII reaches the wire as latin1 before a utf8 body', async () => {
   const value = Buffer.from('bår').toString('latin1');
   const answers = {};
   for (const [face, create] of FACES) {
@@ -67,10 +69,11 @@ test('a head that is not ASCII goes as latin1 before a utf8 body', async () => {
       if (req.url === '/array') res.writeHead(200, ['Content-Disposition', [value]]);
       else if (req.url === '/sized') res.writeHead(200, ['Content-Length', '6', 'Content-Disposition', value]);
       else if (req.url === '/status') res.writeHead(200, 'Åll gööd', ['Content-Disposition', value]);
+      else if (req.url === '/implicit') res.setHeader('Content-Disposition', value);
       else res.writeHead(200, ['Content-Disposition', value]);
       res.end('héllo');
     }, async (port) => {
-      for (const path of ['/chunked', '/array', '/sized', '/status']) {
+      for (const path of ['/chunked', '/array', '/sized', '/status', '/implicit']) {
         const { text } = await get(port, path);
         answers[face].push(text.replace(/\r\nDate: [^\r]*/, ''));
         assert.ok(text.includes(`Content-Disposition: ${value}\r\n`), `${face} ${path}: ${JSON.stringify(text)}`);
