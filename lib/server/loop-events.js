@@ -16,7 +16,8 @@ const wire = require('./wire');
 
 const { kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kOnExecute } = HTTPParser;
 const { kOpenRequest, kBodyChunk, kBodyEnd, kOpenResponse, kWritable } = seam;
-const { kConnection, kConnectionsSet, kIncomingMessage, kServerResponse } = seam;
+const { kConnection, kConnectionsSet, kIncomingMessage, kServerResponse, kDumpedAtOnce } = seam;
+const { kOptimizeEmptyRequests } = require('./options');
 
 const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 
@@ -46,6 +47,18 @@ function admit(conn, req, res) {
   if (server.listenerCount('checkContinue') > 0) return 'checkContinue';
   res.writeContinue();
   return 'request';
+}
+
+// Does the request's head announce a body (Content-Length or
+// Transfer-Encoding)?
+function hasBodyHeaders(req) {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    if ((name.length === 14 && name.toLowerCase() === 'content-length') ||
+        (name.length === 17 && name.toLowerCase() === 'transfer-encoding')) return true;
+  }
+  return false;
 }
 
 function refuse(res, status, headers) {
@@ -85,6 +98,7 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
     diagnostics.requestStart.publish({ request: req, response: res, socket, server });
   }
   conn.addResponse(res);
+  if (server[kOptimizeEmptyRequests] === true && !hasBodyHeaders(req)) req[kDumpedAtOnce]();
   const event = admit(conn, req, res);
   if (event !== null) server.emit(event, req, res);
   return 0;

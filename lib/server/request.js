@@ -17,7 +17,7 @@ const Stream = require('node:stream');
 const { Readable } = Stream;
 const { addHeaderLine, rawValue } = require('./headers');
 const { eventsOnFirstListener } = require('./events');
-const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered } = require('./seam');
+const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered, kDumpedAtOnce } = require('./seam');
 
 const HTTP_1_1 = '1.1';
 // req.signal, where the line's IncomingMessage has it (24 on).
@@ -77,6 +77,16 @@ class ServerRequest {
     // (Without a Readable yet, makeReadable() ends the one it makes.)
     if (this._hasReadable) this.push(null);
     else if (this._discarding) settleSoon(this);
+  }
+
+  [kDumpedAtOnce]() {
+    this._discarding = true;
+    this._settled = true;
+  }
+
+  // (node:http's name for it, which optimizeEmptyRequests' users read.)
+  get _dumped() {
+    return this._discarding;
   }
 
   // The response finished: a body nobody reads is discarded.

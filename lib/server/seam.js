@@ -32,6 +32,9 @@ module.exports = {
   kBodyEnd: Symbol('llhttp-napi/server body end'),
   // req[kAnswered](): its response finished; a body nobody reads goes.
   kAnswered: Symbol('llhttp-napi/server answered'),
+  // req[kDumpedAtOnce](): it has no body headers and the server was made with
+  // optimizeEmptyRequests: it is ended, closed and dumped before 'request'.
+  kDumpedAtOnce: Symbol('llhttp-napi/server dumped at once'),
 
   // ---- the loop to a response ----
   // res[kOpenResponse](loop, keepAlive): the loop it answers on.

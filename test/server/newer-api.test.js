@@ -141,3 +141,36 @@ test('req.signal read after the request was destroyed unfinished is aborted alre
       assert.equal(aborted, true, face);
     }
   });
+
+// (node:http validates the option where it has it, 24 on.)
+const HAS_OPTIMIZE_EMPTY = (() => {
+  try {
+    new http.Server({ optimizeEmptyRequests: 'not a boolean' });
+    return false;
+  } catch {
+    return true;
+  }
+})();
+
+test('optimizeEmptyRequests: a request without body headers comes ended, closed and dumped',
+  { skip: !HAS_OPTIMIZE_EMPTY && 'this line\'s node:http has no optimizeEmptyRequests' }, async () => {
+    const heads = ['GET / HTTP/1.1', 'HEAD / HTTP/1.1', 'POST / HTTP/1.1', 'DELETE / HTTP/1.1',
+      'POST / HTTP/1.1\r\nContent-Length: 0', 'GET / HTTP/1.1\r\nContent-Length: 0',
+      'POST / HTTP/1.1\r\nTransfer-Encoding: chunked', 'GET / HTTP/1.1\r\ntransfer-encoding: chunked'];
+    const seen = {};
+    for (const [face, create] of FACES) {
+      seen[face] = [];
+      await withServer(create, { optimizeEmptyRequests: true }, (req, res) => {
+        seen[face].push([req.method, req._dumped === true, req.readableEnded, req.destroyed]);
+        res.end('ok');
+      }, async (port) => {
+        for (const head of heads) {
+          const body = head.includes('chunked') ? '0\r\n\r\n' : '';
+          await exchange(port, [`${head}\r\nHost: x\r\nConnection: close\r\n\r\n${body}`]);
+        }
+      });
+    }
+    const dumped = seen['node:http'].map((entry) => entry[1]);
+    assert.deepEqual(dumped, [true, true, true, true, false, false, false, false]);
+    assert.deepEqual(seen['llhttp-napi/server'], seen['node:http']);
+  });
