@@ -223,8 +223,19 @@ function upgrade(conn, req, ret, data) {
   }
 }
 
+// Someone else listens to the socket's reads ('data' or 'readable'): the
+// parser stops consuming it, so that every read is a 'data' event, theirs
+// and the loop's (onData), as node:http does.
+function onSocketNewListener(event, listener) {
+  if ((event === 'data' && listener !== onData) || event === 'readable') {
+    this.removeListener('newListener', onSocketNewListener);
+    const conn = this[kConnection];
+    if (conn !== undefined) conn.parser.unconsume();
+  }
+}
+
 const SOCKET_HANDLERS = [['timeout', onSocketTimeout], ['data', onData], ['error', onSocketError],
-  ['end', onSocketEnd], ['close', onSocketClose], ['drain', onSocketDrain]];
+  ['end', onSocketEnd], ['close', onSocketClose], ['drain', onSocketDrain], ['newListener', onSocketNewListener]];
 
 function detach(conn) {
   const socket = conn.socket;

@@ -9,6 +9,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
+const net = require('node:net');
 const { FACES, withServer, exchange, normalize, echoHandler, checksum, withClose } = require('../support/both-servers');
 
 // The same exchange against both; returns node:http's result after asserting
@@ -487,4 +488,26 @@ test('writableLength counts a corked chunk with its chunked framing, as node:htt
   // (22 counts only the chunk; 20, 24 and 26 its size line and CRLFs too.)
   assert.equal(seen['node:http'], require('../../lib/node-line').holdsCorkedChunks ? 3 : 8);
   assert.equal(seen['llhttp-napi/server'], seen['node:http']);
+});
+
+test('a \'data\' listener a handler puts on the socket gets the connection\'s later bytes, as with node:http', async () => {
+  for (const [face, create] of FACES) {
+    for (const add of ['on', 'addListener', 'prependListener']) {
+      let received = '';
+      await withServer(create, {}, (req, res) => {
+        res.writeHead(200);
+        res.end();
+        req.socket[add]('data', (data) => { received += data; });
+      }, async (port) => {
+        await new Promise((resolve, reject) => {
+          const socket = net.connect(port, '127.0.0.1', () => socket.write('PUT / HTTP/1.1\r\nHost: a\r\n\r\n'));
+          socket.once('data', () => socket.end('hello world'));
+          socket.on('error', reject);
+          socket.on('close', resolve);
+          socket.resume();
+        });
+      });
+      assert.equal(received, 'hello world', `${face}: socket.${add}`);
+    }
+  }
 });
