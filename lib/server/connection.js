@@ -166,9 +166,10 @@ class Connection {
 
   // `res` is done: its request's unread body goes, it closes on the next
   // tick, and the socket ends (the last answer), passes to the next
-  // response, or waits for a request. (Not once the socket left the loop.)
+  // response, or waits for a request. (After an upgrade too, as node:http:
+  // the responses of requests before it still leave in turn.)
   responseFinished(res) {
-    if (this.oldest !== res || this.socket[kConnection] !== this) return;
+    if (this.oldest !== res) return;
     if (diagnostics.responseFinish.hasSubscribers) {
       diagnostics.responseFinish.publish({ request: res.req, response: res, socket: this.socket, server: this.server });
     }
@@ -191,7 +192,8 @@ class Connection {
   giveTurn(res) {
     this.active = res;
     const entry = this.held === null ? undefined : this.held.get(res);
-    if (entry === undefined) return;
+    // (A socket ended or gone keeps them: as node:http's, they never leave.)
+    if (entry === undefined || !this.socket.writable) return;
     this.held.delete(res);
     this.heldBytes -= entry.bytes;
     const chunks = entry.chunks;

@@ -10,7 +10,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
 const net = require('node:net');
-const { FACES, withServer, exchange, normalize, echoHandler, checksum, withClose } = require('../support/both-servers');
+const { FACES, withServer, exchange, normalize, echoHandler, checksum, withClose, listen } = require('../support/both-servers');
 
 // The same exchange against both; returns node:http's result after asserting
 // ours equals it.
@@ -510,4 +510,26 @@ test('a \'data\' listener a handler puts on the socket gets the connection\'s la
       assert.equal(received, 'hello world', `${face}: socket.${add}`);
     }
   }
+});
+
+test('responses to requests before an upgrade still leave in turn after it', async () => {
+  const seen = [];
+  for (const [, create] of FACES) {
+    let first = null;
+    const server = create((req, res) => {
+      if (req.url === '/1') first = res;
+      else res.end('two');
+    });
+    server.on('upgrade', (req, socket) => {
+      first.end('one');
+      setTimeout(() => socket.end('raw'), 50);
+    });
+    const port = await listen(server);
+    const { text } = await exchange(port, ['GET /1 HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\n\r\n' +
+      'GET /up HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: x\r\n\r\n'], { end: false, idleMs: 1000 });
+    server.close();
+    seen.push(normalize(text));
+  }
+  assert.match(seen[0], /\r\n\r\none[^]*\r\n\r\ntwo(raw)?$/);
+  assert.equal(seen[1], seen[0]);
 });
