@@ -145,7 +145,8 @@ function measureFreshConnectionIsIdle() {
   }
 }
 
-// A built-in ServerResponse on a socket that takes every write at once;
+// A built-in ServerResponse on a socket that takes every write at once
+// (completeWrites false: never; an Error: fails them with it);
 // `act(res, writes, order)` runs on it, returning what it found.
 function onBuiltinResponse(act, completeWrites = true) {
   const writes = [];
@@ -157,8 +158,9 @@ function onBuiltinResponse(act, completeWrites = true) {
     write(data, encoding, callback) {
       writes.push(String(data));
       if (!completeWrites) return true;
-      if (typeof encoding === 'function') encoding();
-      else if (typeof callback === 'function') callback();
+      const failure = completeWrites instanceof Error ? completeWrites : undefined;
+      if (typeof encoding === 'function') encoding(failure);
+      else if (typeof callback === 'function') callback(failure);
       return true;
     },
   });
@@ -203,12 +205,24 @@ const holdsCorkedChunks = onBuiltinResponse((res) => {
   return res.writableLength === 3;
 });
 
+// end()'s callback hears why the response's last bytes could not be
+// written, and there is no 'finish' (24 on; before, it waited for 'finish').
+const endCallbackHearsFlushError = (() => {
+  const failure = new Error('write failed');
+  return onBuiltinResponse((res) => {
+    let heard;
+    res.end('x', (err) => { heard = err; });
+    return heard === failure;
+  }, failure);
+})();
+
 Object.assign(module.exports, {
   freshConnectionIsIdle: measureFreshConnectionIsIdle(),
   endCallbackBeforeFinishListeners,
   coalescesChunks,
   finishedOnceFlushed,
   holdsCorkedChunks,
+  endCallbackHearsFlushError,
   // writeInformation(): informational answers, refused once the head is made (24.22 on).
   hasWriteInformation: typeof http.ServerResponse.prototype.writeInformation === 'function',
 });

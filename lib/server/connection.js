@@ -26,7 +26,7 @@ const errors = require('./errors');
 const { attach, clientError } = require('./loop-events');
 
 const { kAnswered, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = seam;
-const { kConnectionsSet, kIncomingMessage, kServerResponse, kConnection } = seam;
+const { kConnectionsSet, kIncomingMessage, kServerResponse, kConnection, kFlushFailed } = seam;
 
 const LAZY = Object.freeze({ lazyHeaders: true });
 const plainEmit = EventEmitter.prototype.emit;
@@ -212,7 +212,8 @@ class Connection {
   armKeepAlive() {
     const server = this.server;
     const timeout = server.keepAliveTimeout;
-    if (!Number.isFinite(timeout) || timeout <= 0) return;
+    // (A socket that is some other Duplex has no timeouts.)
+    if (!Number.isFinite(timeout) || timeout <= 0 || typeof this.socket.setTimeout !== 'function') return;
     const extra = server.keepAliveTimeoutBuffer;
     this.socket.setTimeout(timeout + (Number.isFinite(extra) && extra >= 0 ? extra : 0));
     this.keepAliveTimeoutSet = true;
@@ -304,7 +305,7 @@ function nowWritable(res) {
 // connection). (After an error the socket is going: closed() takes it.)
 function afterLastWrite(err) {
   const res = this.active;
-  if (!err && res !== null) this.written(res);
+  if (res !== null && !(err && res[kFlushFailed](err))) this.written(res);
 }
 
 // The server's 'connection' (or 'secureConnection') listener.

@@ -14,7 +14,8 @@ const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:
 const { OutgoingHead } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
-const { kOpenResponse, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = require('./seam');
+const { kOpenResponse, kClosesConnection, kWritten, kFlushFailed, kFinished, kDetached, kClosed, kWritable } =
+  require('./seam');
 
 const CRLF = '\r\n';
 
@@ -24,6 +25,7 @@ const END_CALLBACKS_FIRST = line.endCallbackBeforeFinishListeners;
 const COALESCE_CHUNKS = line.coalescesChunks;
 const REFUSE_LATE_INFORMATION = line.hasWriteInformation;
 const FINISHED_ONCE_FLUSHED = line.finishedOnceFlushed;
+const HEARS_FLUSH_ERROR = line.endCallbackHearsFlushError;
 const COUNT_CORKED_FRAMING = !line.holdsCorkedChunks;
 
 function isFlatString(encoding) {
@@ -46,6 +48,7 @@ class ServerResponse extends OutgoingHead {
     this._needDrain = false;
     this._closed = false;           // 'close' emitted
     this._endCallbacks = null;      // end()'s callbacks (24 on)
+    this._flushError = null;        // why its last bytes could not be written (end()'s callbacks hear it, 24 on)
     this._corked = 0;
     this._socketCorks = 0;          // how many of those corked the socket
     this._chunks = null;            // chunks written while corked: [data, encoding, callback, ...]
@@ -277,8 +280,17 @@ class ServerResponse extends OutgoingHead {
       return this;
     }
     if (this.destroyed) {
-      // (As node:http: ended, and its callback never runs.)
+      // (As node:http: ended, and its callback never runs, unless the
+      // socket failed: then from 24 on it hears why, and before, the
+      // response finishes as if its bytes were written.)
       this.finished = true;
+      const failed = this._loop !== null ? this._loop.socket.errored : null;
+      if (failed && HEARS_FLUSH_ERROR) {
+        if (typeof callback === 'function') nextTick(callback, this._flushError || failed);
+      } else if (failed) {
+        if (typeof callback === 'function') this.once('finish', callback);
+        nextTick(finishAnyway, this);
+      }
       return this;
     }
     let length = 0;
@@ -349,6 +361,7 @@ class ServerResponse extends OutgoingHead {
   // listeners), at once with ERR_STREAM_ALREADY_FINISHED when it came.
   _onFinished(callback) {
     if (this.writableFinished) callback(errors.alreadyFinished('end'));
+    else if (this._flushError !== null) nextTick(callback, this._flushError);
     else if (!END_CALLBACKS_FIRST) this.once('finish', callback);
     else if (this._endCallbacks === null) this._endCallbacks = [callback];
     else this._endCallbacks.push(callback);
@@ -381,6 +394,20 @@ class ServerResponse extends OutgoingHead {
       this._endCallbacks = null;
       for (let i = 0; i < callbacks.length; i++) callbacks[i](null);
     }
+  }
+
+  // Its last bytes could not be written: from 24 on no 'finish', and
+  // end()'s callbacks hear why, those given later too (returns true);
+  // before, it finishes as if they were (returns false).
+  [kFlushFailed](err) {
+    if (!HEARS_FLUSH_ERROR) return false;
+    this._flushError = err;
+    const callbacks = this._endCallbacks;
+    if (callbacks !== null) {
+      this._endCallbacks = null;
+      for (let i = 0; i < callbacks.length; i++) callbacks[i](err);
+    }
+    return true;
   }
 
   [kFinished]() {
@@ -425,6 +452,10 @@ if (REFUSE_LATE_INFORMATION) {
     writable: true,
     configurable: true,
   });
+}
+
+function finishAnyway(res) {
+  res[kFinished]();
 }
 
 function uncorkNT(res) {

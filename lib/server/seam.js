@@ -45,6 +45,9 @@ module.exports = {
   // come before 'finish' (the loop then passes the turn on, as node:http's
   // first 'finish' listener would).
   kWritten: Symbol('llhttp-napi/server written'),
+  // res[kFlushFailed](err) -> true: its last bytes could not be written and
+  // it does not finish; false: it finishes anyway (the line's rule).
+  kFlushFailed: Symbol('llhttp-napi/server flush failed'),
   // res[kFinished](): after that, 'finish' (to the handler's listeners).
   kFinished: Symbol('llhttp-napi/server finished'),
   // res[kDetached](): its turn is over ('finish' came): socket is null.

@@ -533,3 +533,41 @@ test('responses to requests before an upgrade still leave in turn after it', asy
   assert.match(seen[0], /\r\n\r\none[^]*\r\n\r\ntwo(raw)?$/);
   assert.equal(seen[1], seen[0]);
 });
+
+// (24 on: no 'finish', end()'s callback hears the failure; before, the
+// response finishes as if its bytes were written.)
+test('a response whose bytes cannot be written: \'finish\' and end()\'s callback as the line\'s node:http has them', async () => {
+  const { Duplex } = require('node:stream');
+  const { endCallbackHearsFlushError } = require('../../lib/node-line');
+  const seen = {};
+  for (const [face, create] of FACES) {
+    for (const when of ['end with data', 'end after a failed write']) {
+      const failure = new Error('forced write failure');
+      const socket = new Duplex({ read() {}, write(chunk, encoding, callback) { callback(failure); } });
+      const log = [];
+      const server = create((req, res) => {
+        res.on('finish', () => log.push('finish'));
+        res.on('close', () => log.push(`close finished=${res.writableFinished}`));
+        const onEnd = (err) => log.push(`end callback ${err === failure ? 'failure' : err && err.code}`);
+        if (when === 'end with data') {
+          res.end('hello', onEnd);
+          return;
+        }
+        res.setHeader('Content-Length', '5');
+        res.write('hello', (err) => log.push(`write callback ${err === failure ? 'failure' : err}`));
+        setImmediate(() => res.end(onEnd));
+      });
+      server.on('clientError', () => {});
+      server.emit('connection', socket);
+      socket.push('GET / HTTP/1.1\r\nHost: example.com\r\n\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      seen[`${face} ${when}`] = log.sort();
+    }
+  }
+  for (const when of ['end with data', 'end after a failed write']) {
+    const builtin = seen[`node:http ${when}`];
+    assert.equal(builtin.includes('finish'), !endCallbackHearsFlushError, `${when}: ${builtin}`);
+    assert.equal(builtin.includes('end callback failure'), endCallbackHearsFlushError, `${when}: ${builtin}`);
+    assert.deepStrictEqual(seen[`llhttp-napi/server ${when}`], builtin, when);
+  }
+});
