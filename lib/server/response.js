@@ -243,10 +243,16 @@ class ServerResponse extends OutgoingHead {
       if (typeof callback === 'function') nextTick(callback);
       return !this._needDrain;
     }
-    if (this.chunkedEncoding && COALESCE_CHUNKS && this._loop.isTurnOf(this)) {
-      if (this._corked === 0) {
+    // (As node:http: what a tick writes leaves together. From 24 on the
+    // response corks itself, and a chunked one's chunks become one chunk;
+    // before, the socket is corked.)
+    if (this._loop.isTurnOf(this) && !this._loop.socket.writableCorked) {
+      if (COALESCE_CHUNKS) {
         this.cork();
         nextTick(uncorkNT, this);
+      } else {
+        this._loop.socket.cork();
+        nextTick(uncorkSocketNT, this._loop.socket);
       }
     }
     if (this._corked !== 0 && this.chunkedEncoding) {
@@ -456,6 +462,10 @@ if (REFUSE_LATE_INFORMATION) {
 
 function finishAnyway(res) {
   res[kFinished]();
+}
+
+function uncorkSocketNT(socket) {
+  socket.uncork();
 }
 
 function uncorkNT(res) {
