@@ -1,10 +1,9 @@
 'use strict';
 // The request of llhttp-napi/server: what node:http's IncomingMessage gives a
 // request handler, opened by the connection loop (./connection.js) at the
-// end of each head. Its headers come from the parser in one batch
-// (getAllHeaders()) when first read; `rawHeaders` is that batch. The body is
-// a Readable fed by the loop; a reader that falls behind stops the socket's
-// reads until it asks for more. A request pays for the Readable only when
+// end of each head, with the head's pairs (`rawHeaders`): `headers` is made
+// of them when first read. The body is a Readable fed by the loop; a reader
+// that falls behind stops the socket's reads until it asks for more. A request pays for the Readable only when
 // used: its state is made on the first piece of body or the first use of
 // the stream (a listener, read(), pipe(), for await, setEncoding(), a
 // readable* or destroyed property); until then the request is a plain
@@ -37,7 +36,7 @@ class ServerRequest {
     this.aborted = false;
     this.joinDuplicateHeaders = false;
     this._loop = null;
-    this._rawHeaders = null;      // [name, value, ...] once taken (see rawPairs())
+    this._rawHeaders = null;      // [name, value, ...]
     this._headers = null;
     this._rawTrailers = null;
     this._trailers = null;
@@ -47,8 +46,9 @@ class ServerRequest {
     this._settled = false;        // unused, discarded, and as node:http's would be by now: ended and closed
   }
 
-  [kOpenRequest](loop, major, minor, method, url, upgrade) {
+  [kOpenRequest](loop, major, minor, method, url, upgrade, rawHeaders) {
     this._loop = loop;
+    this._rawHeaders = rawHeaders;
     this.httpVersionMajor = major;
     this.httpVersionMinor = minor;
     if (major !== 1 || minor !== 1) this.httpVersion = `${major}.${minor}`;
@@ -66,8 +66,6 @@ class ServerRequest {
   }
 
   [kBodyEnd](rawTrailers) {
-    // (The parser keeps the head only until the next message begins.)
-    if (this._rawHeaders === null) this._rawHeaders = this._loop.headPairs();
     if (rawTrailers !== null && rawTrailers.length !== 0) this._rawTrailers = rawTrailers;
     this.complete = true;
     // (Without a Readable yet, makeReadable() ends the one it makes.)
@@ -102,15 +100,8 @@ class ServerRequest {
 
   // ---- the head ----
 
-  // The head's pairs: from the parser while it is on this message, kept
-  // from the message's end on.
-  rawPairs() {
-    if (this._rawHeaders === null) this._rawHeaders = this._loop.headPairs();
-    return this._rawHeaders;
-  }
-
   get rawHeaders() {
-    return this.rawPairs();
+    return this._rawHeaders;
   }
 
   set rawHeaders(value) {
@@ -119,7 +110,7 @@ class ServerRequest {
 
   get headers() {
     if (this._headers === null) {
-      const raw = this.rawPairs();
+      const raw = this._rawHeaders;
       // (node:http's maxHeadersCount: the pairs beyond it stay out of
       // `headers`; lines whose parser refuses them never have them.)
       const max = this._loop.headerPairLimit();
@@ -133,7 +124,7 @@ class ServerRequest {
   }
 
   get headersDistinct() {
-    const raw = this.rawPairs();
+    const raw = this._rawHeaders;
     const out = { __proto__: null };
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i].toLowerCase();
@@ -146,7 +137,7 @@ class ServerRequest {
   // The first value of header `name` (any case), or undefined. (It takes
   // the head's pairs, which the message's end takes anyway.)
   getHeader(name) {
-    return rawValue(this.rawPairs(), String(name));
+    return rawValue(this._rawHeaders, String(name));
   }
 
   get rawTrailers() {

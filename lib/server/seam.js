@@ -21,14 +21,14 @@ module.exports = {
   kServerResponse: Symbol('llhttp-napi/server ServerResponse'),
 
   // ---- the loop to a request ----
-  // req[kOpenRequest](loop, major, minor, method, url, upgrade): its head.
+  // req[kOpenRequest](loop, major, minor, method, url, upgrade, rawHeaders):
+  // its head ([name, value, ...]: the request's own).
   kOpenRequest: Symbol('llhttp-napi/server open request'),
   // req[kBodyChunk](chunk) -> false when its reader is behind (the loop
   // stops reading until loop.bodyWanted()).
   kBodyChunk: Symbol('llhttp-napi/server body chunk'),
   // req[kBodyEnd](rawTrailers): the message is complete (trailers: null
-  // for none); the request takes the head's pairs now if it has not (the
-  // parser moves on).
+  // for none).
   kBodyEnd: Symbol('llhttp-napi/server body end'),
   // req[kAnswered](): its response finished; a body nobody reads goes.
   kAnswered: Symbol('llhttp-napi/server answered'),
