@@ -14,7 +14,7 @@
 const { nextTick } = require('node:process');
 const Stream = require('node:stream');
 const { Readable } = Stream;
-const { addHeaderLine, rawValue } = require('./headers');
+const { headersObject, rawValue } = require('./headers');
 const { eventsOnFirstListener } = require('./events');
 const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered } = require('./seam');
 
@@ -238,11 +238,5 @@ Object.defineProperty(ServerRequest.prototype, '_readableState', {
   },
   configurable: true,
 });
-
-function headersObject(raw, end, join) {
-  const out = {};
-  for (let i = 0; i < end; i += 2) addHeaderLine(out, raw[i], raw[i + 1], join);
-  return out;
-}
 
 module.exports = { ServerRequest };

@@ -142,6 +142,8 @@ const HEADS = [
   'GET / HTTP/1.1\r\nHost: a\r\nX-Custom: 1\r\nx-custom: 2\r\nAccept: a\r\nACCEPT: b\r\nAuthorization: t1\r\nAuthorization: t2\r\n\r\n',
   'GET / HTTP/1.1\r\nHost: a\r\nContent-Type: a\r\nContent-Type: b\r\nFrom: f\r\nFrom: g\r\nVary: v\r\nVary: w\r\n\r\n',
   'GET / HTTP/1.1\r\nHost: a\r\nX-Empty:\r\nX-Spaces:   s  \r\nX-Latin: \xe9t\xe9\r\n__proto__: p\r\nconstructor: c\r\n\r\n',
+  'GET / HTTP/1.1\r\nHost: a\r\nPragma: a\r\npragma: b\r\nDNT: 1\r\ndnt: 2\r\nX-Forwarded-Proto: http\r\n' +
+    'X-FORWARDED-PROTO: https\r\nTE: x\r\nte: y\r\nETag: e1\r\netag: e2\r\nHOST: b\r\nSec-Fetch-User: ?1\r\n\r\n',
 ];
 
 for (const join of [undefined, true]) {
