@@ -25,7 +25,7 @@ const diagnostics = require('./diagnostics');
 const errors = require('./errors');
 const { attach, clientError } = require('./loop-events');
 
-const { kAnswered, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = seam;
+const { kAnswered, kAnswerClosed, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = seam;
 const { kConnectionsSet, kIncomingMessage, kServerResponse, kConnection } = seam;
 
 const plainEmit = EventEmitter.prototype.emit;
@@ -287,6 +287,7 @@ function onWrappedFinish() {
 }
 
 function closeResponse(res) {
+  res.req[kAnswerClosed]();
   res[kClosed]();
 }
 

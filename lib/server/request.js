@@ -16,7 +16,7 @@ const Stream = require('node:stream');
 const { Readable } = Stream;
 const { headersObject, rawValue } = require('./headers');
 const { eventsOnFirstListener } = require('./events');
-const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered } = require('./seam');
+const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered, kAnswerClosed } = require('./seam');
 
 const HTTP_1_1 = '1.1';
 
@@ -44,6 +44,7 @@ class ServerRequest {
     this._discarding = false;     // the body goes unread (node:http's _dumped)
     this._hasReadable = false;    // its Readable state is made
     this._settled = false;        // unused, discarded, and as node:http's would be by now: ended and closed
+    this._settlesWithAnswer = false; // ... from its response's close on (answered complete and unused)
   }
 
   [kOpenRequest](loop, major, minor, method, url, upgrade, rawHeaders) {
@@ -78,13 +79,18 @@ class ServerRequest {
     if (!this._hasReadable) {
       // Nobody used the stream: what body comes is dropped as it comes.
       this._discarding = true;
-      if (this.complete) settleSoon(this);
+      this._settlesWithAnswer = this.complete;
       return;
     }
     if (this._reading || this._readableState.resumeScheduled || this._discarding) return;
     this._discarding = true;
     this.removeAllListeners('data');
     this._drain();
+  }
+
+  // Its response closes, the tick after kAnswered.
+  [kAnswerClosed]() {
+    if (this._settlesWithAnswer) this._settled = true;
   }
 
   // A body fully received just ends (no flowing tick); one still arriving
@@ -206,7 +212,8 @@ function makeReadable(req) {
 }
 
 // A request answered, its body complete and unused, is settled on the
-// next tick (one tick for all of those of a tick): a Readable made after
+// next tick (with its response's close; one whose body completes after the
+// answer, in one tick for all of those of a tick): a Readable made after
 // that is ended and closed already, as node:http's request is by then.
 // (One array for all ticks: a new one grew its store on every request.)
 const settling = [];

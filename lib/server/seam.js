@@ -32,6 +32,8 @@ module.exports = {
   kBodyEnd: Symbol('llhttp-napi/server body end'),
   // req[kAnswered](): its response finished; a body nobody reads goes.
   kAnswered: Symbol('llhttp-napi/server answered'),
+  // req[kAnswerClosed](): its response closes, on the tick after kAnswered.
+  kAnswerClosed: Symbol('llhttp-napi/server answer closed'),
 
   // ---- the loop to a response ----
   // res[kOpenResponse](loop, keepAlive): the loop it answers on.
