@@ -88,12 +88,13 @@ function headersObject(raw, end, joinDuplicates) {
 }
 
 // The value of the first pair of `raw` ([name, value, ...]) named `name`,
-// both in any case, or undefined.
+// both in any case, or undefined. (A pair spelled as `name` is found
+// without comparing characters: callers pass the usual spelling.)
 function rawValue(raw, name) {
   const length = name.length;
   for (let i = 0; i < raw.length; i += 2) {
     const field = raw[i];
-    if (field.length === length && sameName(field, name)) return raw[i + 1];
+    if (field === name || (field.length === length && sameName(field, name))) return raw[i + 1];
   }
   return undefined;
 }

@@ -27,7 +27,7 @@ const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 function admit(conn, req, res) {
   if (req.httpVersionMajor !== 1 || req.httpVersionMinor !== 1) return 'request';
   const server = conn.server;
-  if (server.requireHostHeader && req.getHeader('host') === undefined) return refuse(res, 400, wire.CLOSE_PAIR);
+  if (server.requireHostHeader && req.getHeader('Host') === undefined) return refuse(res, 400, wire.CLOSE_PAIR);
   const limit = server.maxRequestsPerSocket;
   if (typeof limit === 'number' && limit > 0) {
     const served = ++conn.requestsCount;
@@ -37,7 +37,7 @@ function admit(conn, req, res) {
       return refuse(res, 503);
     }
   }
-  const expect = req.getHeader('expect');
+  const expect = req.getHeader('Expect');
   if (expect === undefined) return 'request';
   if (!CONTINUE_EXPRESSION.test(expect)) {
     return server.listenerCount('checkExpectation') > 0 ? 'checkExpectation' : refuse(res, 417);
