@@ -25,10 +25,9 @@ const diagnostics = require('./diagnostics');
 const errors = require('./errors');
 const { attach, clientError } = require('./loop-events');
 
-const { kAnswered, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = seam;
+const { kAnswered, kAnswerClosed, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = seam;
 const { kConnectionsSet, kIncomingMessage, kServerResponse, kConnection, kFlushFailed } = seam;
 
-const LAZY = Object.freeze({ lazyHeaders: true });
 const plainEmit = EventEmitter.prototype.emit;
 const MAX_HEADER_PAIRS = 2000; // node:http's, unless maxHeadersCount says otherwise
 
@@ -69,7 +68,9 @@ class Connection {
     this.keepAliveTimeoutSet = false;
     this.pausedForWrites = false; // reading stopped: the client reads too slowly
     this.pausedForBody = false;   // reading stopped: a request body's reader is behind
-    this.hasTrailers = false;
+    this.flushedPairs = null;     // the pairs of a long head flushed before its end
+    this.flushedUrl = '';         // ... and its URL so far
+    this.trailerPairs = null;     // the trailers of the message under way
     this.lastAnswered = false;    // a response that closes the connection finished
     this.errored = false;
     this.openedMs = nowMs();      // the clock of headersTimeout before a first message
@@ -124,11 +125,6 @@ class Connection {
   }
 
   // ---- (seam) what a request asks of the loop ----
-
-  // The head's pairs, while its message is parsed.
-  headPairs() {
-    return this.parser.getAllHeaders();
-  }
 
   // node:http's maxHeadersCount, as pairs (0: none).
   headerPairLimit() {
@@ -294,6 +290,7 @@ function onWrappedFinish() {
 }
 
 function closeResponse(res) {
+  res.req[kAnswerClosed]();
   res[kClosed]();
 }
 
@@ -313,7 +310,7 @@ function onConnection(socket) {
   const server = this;
   const parser = new HTTPParser();
   const conn = new Connection(server, socket, parser);
-  parser.initialize(HTTPParser.REQUEST, conn, server.maxHeaderSize || 0, lenientFlags(server), undefined, LAZY);
+  parser.initialize(HTTPParser.REQUEST, conn, server.maxHeaderSize || 0, lenientFlags(server));
   const count = server.maxHeadersCount;
   parser.maxHeaderPairs = typeof count === 'number' ? count << 1 : MAX_HEADER_PAIRS;
   server[kConnectionsSet].add(conn);

@@ -4,66 +4,97 @@
 // `set-cookie`, collected into an array, and the headers that may appear
 // once, whose first value wins (joined with ', ' instead under
 // joinDuplicateHeaders). Header names that are spelled in their usual case
-// or in lowercase are looked up without lowercasing them.
+// or in lowercase are looked up without lowercasing them. And the value of
+// one header among the raw pairs.
 
 const FIRST_WINS = 0;
 const JOIN_COMMA = 1;
 const JOIN_SEMICOLON = 2;
 const ARRAY = 3;
 
-// lowercase name -> how duplicates merge (any other name: JOIN_COMMA)
-const MERGE = new Map();
-for (const name of ['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from',
+// The names looked up without lowercasing them, by number (under 64, so
+// that a bit per number says whether a head had it): lowercase, and how
+// duplicates merge.
+const FIELDS = [];
+const MERGES = [];
+// Spelling (as usually written, or lowercase) -> number.
+const NUMBER = new Map();
+
+function noteName(field, merge) {
+  const number = FIELDS.length;
+  FIELDS.push(field);
+  MERGES.push(merge);
+  NUMBER.set(field, number);
+  NUMBER.set(field.replace(/(^|-)([a-z])/g, (_, dash, letter) => dash + letter.toUpperCase()), number);
+  if (field.length <= 3) NUMBER.set(field.toUpperCase(), number);
+}
+
+for (const field of ['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from',
   'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards',
-  'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']) MERGE.set(name, FIRST_WINS);
-MERGE.set('cookie', JOIN_SEMICOLON);
-MERGE.set('set-cookie', ARRAY);
+  'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']) noteName(field, FIRST_WINS);
+noteName('cookie', JOIN_SEMICOLON);
+noteName('set-cookie', ARRAY);
+for (const field of ['accept', 'accept-encoding', 'accept-language', 'connection', 'origin', 'cache-control',
+  'transfer-encoding', 'upgrade', 'expect', 'if-none-match', 'date', 'x-forwarded-for', 'x-forwarded-proto',
+  'x-forwarded-host', 'pragma', 'priority', 'sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest',
+  'sec-fetch-user', 'upgrade-insecure-requests', 'dnt', 'te']) noteName(field, JOIN_COMMA);
+NUMBER.set('ETag', NUMBER.get('etag'));
+if (FIELDS.length > 64) throw new Error('headers.js: more than 64 names');
 
-// Spelling as received -> lowercase, for the usual spellings of common
-// headers (saves a toLowerCase() per pair).
-const LOWER = new Map();
-for (const name of ['Host', 'User-Agent', 'Accept', 'Accept-Encoding', 'Accept-Language', 'Connection',
-  'Content-Type', 'Content-Length', 'Cookie', 'Referer', 'Origin', 'Cache-Control', 'Authorization',
-  'Transfer-Encoding', 'Upgrade', 'Expect', 'If-None-Match', 'If-Modified-Since', 'Set-Cookie', 'Date',
-  'X-Forwarded-For', 'X-Forwarded-Proto', 'X-Forwarded-Host', 'Pragma', 'Priority', 'Sec-Fetch-Site',
-  'Sec-Fetch-Mode', 'Sec-Fetch-Dest', 'Sec-Fetch-User', 'Upgrade-Insecure-Requests', 'DNT', 'TE']) {
-  LOWER.set(name, name.toLowerCase());
-  LOWER.set(name.toLowerCase(), name.toLowerCase());
-}
-
-function lowerName(name) {
-  const known = LOWER.get(name);
-  return known !== undefined ? known : name.toLowerCase();
-}
-
-// Adds the pair (name, value) to `dest` as node:http's IncomingMessage does.
-function addHeaderLine(dest, name, value, joinDuplicates) {
-  const field = lowerName(name);
-  const merge = MERGE.get(field);
-  if (merge === undefined || merge === JOIN_COMMA) {
-    if (typeof dest[field] === 'string') dest[field] += ', ' + value;
-    else dest[field] = value;
-  } else if (merge === JOIN_SEMICOLON) {
-    if (typeof dest[field] === 'string') dest[field] += '; ' + value;
-    else dest[field] = value;
-  } else if (merge === ARRAY) {
-    if (dest[field] !== undefined) dest[field].push(value);
-    else dest[field] = [value];
-  } else if (joinDuplicates) {
-    if (dest[field] === undefined) dest[field] = value;
-    else dest[field] += ', ' + value;
-  } else if (dest[field] === undefined) {
-    dest[field] = value;
+// The `headers` object of pairs raw[0, end) ([name, value, ...]), as
+// node:http's IncomingMessage makes it. (Whether a head already had one of
+// the names above is a bit here, not a look into the object.)
+function headersObject(raw, end, joinDuplicates) {
+  const out = {};
+  let seenLow = 0;
+  let seenHigh = 0;
+  for (let i = 0; i < end; i += 2) {
+    const value = raw[i + 1];
+    let number = NUMBER.get(raw[i]);
+    let field;
+    if (number === undefined) {
+      field = raw[i].toLowerCase();
+      number = NUMBER.get(field);
+      if (number === undefined) {
+        // (Any other name: joined with ', '.)
+        const before = out[field];
+        out[field] = typeof before === 'string' ? before + ', ' + value : value;
+        continue;
+      }
+    }
+    field = FIELDS[number];
+    const bit = 1 << (number & 31);
+    if (number < 32 ? (seenLow & bit) === 0 : (seenHigh & bit) === 0) {
+      if (number < 32) seenLow |= bit;
+      else seenHigh |= bit;
+      out[field] = MERGES[number] === ARRAY ? [value] : value;
+      continue;
+    }
+    switch (MERGES[number]) {
+      case JOIN_COMMA:
+        out[field] += ', ' + value;
+        break;
+      case JOIN_SEMICOLON:
+        out[field] += '; ' + value;
+        break;
+      case ARRAY:
+        out[field].push(value);
+        break;
+      default:
+        if (joinDuplicates) out[field] += ', ' + value;
+    }
   }
+  return out;
 }
 
 // The value of the first pair of `raw` ([name, value, ...]) named `name`,
-// both in any case, or undefined.
+// both in any case, or undefined. (A pair spelled as `name` is found
+// without comparing characters: callers pass the usual spelling.)
 function rawValue(raw, name) {
   const length = name.length;
   for (let i = 0; i < raw.length; i += 2) {
     const field = raw[i];
-    if (field.length === length && sameName(field, name)) return raw[i + 1];
+    if (field === name || (field.length === length && sameName(field, name))) return raw[i + 1];
   }
   return undefined;
 }
@@ -81,4 +112,4 @@ function sameName(a, b) {
   return true;
 }
 
-module.exports = { addHeaderLine, lowerName, rawValue };
+module.exports = { headersObject, rawValue };

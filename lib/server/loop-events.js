@@ -28,7 +28,7 @@ const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 function admit(conn, req, res) {
   if (req.httpVersionMajor !== 1 || req.httpVersionMinor !== 1) return 'request';
   const server = conn.server;
-  if (server.requireHostHeader && req.getHeader('host') === undefined) return refuse(res, 400, wire.CLOSE_PAIR);
+  if (server.requireHostHeader && req.getHeader('Host') === undefined) return refuse(res, 400, wire.CLOSE_PAIR);
   const limit = server.maxRequestsPerSocket;
   if (typeof limit === 'number' && limit > 0) {
     const served = ++conn.requestsCount;
@@ -38,7 +38,7 @@ function admit(conn, req, res) {
       return refuse(res, 503);
     }
   }
-  const expect = req.getHeader('expect');
+  const expect = req.getHeader('Expect');
   if (expect === undefined) return 'request';
   if (!CONTINUE_EXPRESSION.test(expect)) {
     return server.listenerCount('checkExpectation') > 0 ? 'checkExpectation' : refuse(res, 417);
@@ -69,21 +69,44 @@ function refuse(res, status, headers) {
 
 // ---- the parser's handlers (`this`: the parser) ----
 
-// Lazy mode delivers trailers here (without an array).
-function onHeaders() {
-  this[kConnection].hasTrailers = true;
+// The pairs of a long head that arrive before its end, or the trailers,
+// as node:http collects them (none beyond maxHeadersCount).
+function onHeaders(pairs, url) {
+  const conn = this[kConnection];
+  if (conn.current === null) {
+    conn.flushedPairs = collect(conn.flushedPairs, pairs, this.maxHeaderPairs);
+    conn.flushedUrl += url;
+  } else {
+    conn.trailerPairs = collect(conn.trailerPairs, pairs, this.maxHeaderPairs);
+  }
+}
+
+function collect(before, pairs, max) {
+  if (before === null) return pairs;
+  if (max > 0 && before.length >= max) return before;
+  for (let i = 0; i < pairs.length; i++) before.push(pairs[i]);
+  return before;
 }
 
 function onHeadersComplete(major, minor, headers, method, url, statusCode, statusMessage, upgrade, keepAlive) {
   const conn = this[kConnection];
   const server = conn.server;
   const socket = conn.socket;
+  // (No pairs: flushes took them all, and the URL.)
+  if (headers === undefined) {
+    headers = conn.flushedPairs === null ? [] : conn.flushedPairs;
+    conn.flushedPairs = null;
+  }
+  if (!url) {
+    url = conn.flushedUrl;
+    conn.flushedUrl = '';
+  }
   if (conn.keepAliveTimeoutSet) {
     socket.setTimeout(server.timeout || 0);
     conn.keepAliveTimeoutSet = false;
   }
   const req = new (server[kIncomingMessage] || ServerRequest)(socket);
-  req[kOpenRequest](conn, major, minor, allMethods[method], url, upgrade);
+  req[kOpenRequest](conn, major, minor, allMethods[method], url, upgrade, headers);
   conn.current = req;
   conn.lastRequest = req;
   if (upgrade) {
@@ -118,11 +141,8 @@ function onMessageComplete() {
   const req = conn.current;
   if (req === null) return;
   conn.current = null;
-  let trailers = null;
-  if (conn.hasTrailers) {
-    conn.hasTrailers = false;
-    trailers = this.getAllTrailers();
-  }
+  const trailers = conn.trailerPairs;
+  conn.trailerPairs = null;
   req[kBodyEnd](trailers);
   // No more body: the next message may be read.
   if (conn.pausedForBody) conn.bodyWanted();

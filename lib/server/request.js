@@ -1,10 +1,9 @@
 'use strict';
 // The request of llhttp-napi/server: what node:http's IncomingMessage gives a
 // request handler, opened by the connection loop (./connection.js) at the
-// end of each head. Its headers come from the parser in one batch
-// (getAllHeaders()) when first read; `rawHeaders` is that batch. The body is
-// a Readable fed by the loop; a reader that falls behind stops the socket's
-// reads until it asks for more. A request pays for the Readable only when
+// end of each head, with the head's pairs (`rawHeaders`): `headers` is made
+// of them when first read. The body is a Readable fed by the loop; a reader
+// that falls behind stops the socket's reads until it asks for more. A request pays for the Readable only when
 // used: its state is made on the first piece of body or the first use of
 // the stream (a listener, read(), pipe(), for await, setEncoding(), a
 // readable* or destroyed property); until then the request is a plain
@@ -15,9 +14,9 @@
 const { nextTick } = require('node:process');
 const Stream = require('node:stream');
 const { Readable } = Stream;
-const { addHeaderLine, rawValue } = require('./headers');
+const { headersObject, rawValue } = require('./headers');
 const { eventsOnFirstListener } = require('./events');
-const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered, kDumpedAtOnce } = require('./seam');
+const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered, kAnswerClosed, kDumpedAtOnce } = require('./seam');
 
 const HTTP_1_1 = '1.1';
 // req.signal, where the line's IncomingMessage has it (24 on).
@@ -39,7 +38,7 @@ class ServerRequest {
     this.aborted = false;
     this.joinDuplicateHeaders = false;
     this._loop = null;
-    this._rawHeaders = null;      // [name, value, ...] once taken (see rawPairs())
+    this._rawHeaders = null;      // [name, value, ...]
     this._headers = null;
     this._rawTrailers = null;
     this._trailers = null;
@@ -47,12 +46,14 @@ class ServerRequest {
     this._discarding = false;     // the body goes unread (node:http's _dumped)
     this._hasReadable = false;    // its Readable state is made
     this._settled = false;        // unused, discarded, and as node:http's would be by now: ended and closed
+    this._settlesWithAnswer = false; // ... from its response's close on (answered complete and unused)
     this._answered = false;       // its response finished
     this._signal = null;          // req.signal's watch, once read (see RequestSignal)
   }
 
-  [kOpenRequest](loop, major, minor, method, url, upgrade) {
+  [kOpenRequest](loop, major, minor, method, url, upgrade, rawHeaders) {
     this._loop = loop;
+    this._rawHeaders = rawHeaders;
     this.httpVersionMajor = major;
     this.httpVersionMinor = minor;
     if (major !== 1 || minor !== 1) this.httpVersion = `${major}.${minor}`;
@@ -70,8 +71,6 @@ class ServerRequest {
   }
 
   [kBodyEnd](rawTrailers) {
-    // (The parser keeps the head only until the next message begins.)
-    if (this._rawHeaders === null) this._rawHeaders = this._loop.headPairs();
     if (rawTrailers !== null && rawTrailers.length !== 0) this._rawTrailers = rawTrailers;
     this.complete = true;
     // (Without a Readable yet, makeReadable() ends the one it makes.)
@@ -96,13 +95,18 @@ class ServerRequest {
     if (!this._hasReadable) {
       // Nobody used the stream: what body comes is dropped as it comes.
       this._discarding = true;
-      if (this.complete) settleSoon(this);
+      this._settlesWithAnswer = this.complete;
       return;
     }
     if (this._reading || this._readableState.resumeScheduled || this._discarding) return;
     this._discarding = true;
     this.removeAllListeners('data');
     this._drain();
+  }
+
+  // Its response closes, the tick after kAnswered.
+  [kAnswerClosed]() {
+    if (this._settlesWithAnswer) this._settled = true;
   }
 
   // A body fully received just ends (no flowing tick); one still arriving
@@ -118,15 +122,8 @@ class ServerRequest {
 
   // ---- the head ----
 
-  // The head's pairs: from the parser while it is on this message, kept
-  // from the message's end on.
-  rawPairs() {
-    if (this._rawHeaders === null) this._rawHeaders = this._loop.headPairs();
-    return this._rawHeaders;
-  }
-
   get rawHeaders() {
-    return this.rawPairs();
+    return this._rawHeaders;
   }
 
   set rawHeaders(value) {
@@ -135,7 +132,7 @@ class ServerRequest {
 
   get headers() {
     if (this._headers === null) {
-      const raw = this.rawPairs();
+      const raw = this._rawHeaders;
       // (node:http's maxHeadersCount: the pairs beyond it stay out of
       // `headers`; lines whose parser refuses them never have them.)
       const max = this._loop.headerPairLimit();
@@ -149,7 +146,7 @@ class ServerRequest {
   }
 
   get headersDistinct() {
-    const raw = this.rawPairs();
+    const raw = this._rawHeaders;
     const out = { __proto__: null };
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i].toLowerCase();
@@ -162,7 +159,7 @@ class ServerRequest {
   // The first value of header `name` (any case), or undefined. (It takes
   // the head's pairs, which the message's end takes anyway.)
   getHeader(name) {
-    return rawValue(this.rawPairs(), String(name));
+    return rawValue(this._rawHeaders, String(name));
   }
 
   get rawTrailers() {
@@ -279,7 +276,8 @@ function makeReadable(req) {
 }
 
 // A request answered, its body complete and unused, is settled on the
-// next tick (one tick for all of those of a tick): a Readable made after
+// next tick (with its response's close; one whose body completes after the
+// answer, in one tick for all of those of a tick): a Readable made after
 // that is ended and closed already, as node:http's request is by then.
 // (One array for all ticks: a new one grew its store on every request.)
 const settling = [];
@@ -311,11 +309,5 @@ Object.defineProperty(ServerRequest.prototype, '_readableState', {
   },
   configurable: true,
 });
-
-function headersObject(raw, end, join) {
-  const out = {};
-  for (let i = 0; i < end; i += 2) addHeaderLine(out, raw[i], raw[i + 1], join);
-  return out;
-}
 
 module.exports = { ServerRequest };

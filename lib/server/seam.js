@@ -21,20 +21,22 @@ module.exports = {
   kServerResponse: Symbol('llhttp-napi/server ServerResponse'),
 
   // ---- the loop to a request ----
-  // req[kOpenRequest](loop, major, minor, method, url, upgrade): its head.
+  // req[kOpenRequest](loop, major, minor, method, url, upgrade, rawHeaders):
+  // its head ([name, value, ...]: the request's own).
   kOpenRequest: Symbol('llhttp-napi/server open request'),
   // req[kBodyChunk](chunk) -> false when its reader is behind (the loop
   // stops reading until loop.bodyWanted()).
   kBodyChunk: Symbol('llhttp-napi/server body chunk'),
   // req[kBodyEnd](rawTrailers): the message is complete (trailers: null
-  // for none); the request takes the head's pairs now if it has not (the
-  // parser moves on).
+  // for none).
   kBodyEnd: Symbol('llhttp-napi/server body end'),
   // req[kAnswered](): its response finished; a body nobody reads goes.
   kAnswered: Symbol('llhttp-napi/server answered'),
   // req[kDumpedAtOnce](): it has no body headers and the server was made with
   // optimizeEmptyRequests: it is ended, closed and dumped before 'request'.
   kDumpedAtOnce: Symbol('llhttp-napi/server dumped at once'),
+  // req[kAnswerClosed](): its response closes, on the tick after kAnswered.
+  kAnswerClosed: Symbol('llhttp-napi/server answer closed'),
 
   // ---- the loop to a response ----
   // res[kOpenResponse](loop, keepAlive): the loop it answers on.

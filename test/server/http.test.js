@@ -115,12 +115,36 @@ test('a handler reading its request\'s headers after the next requests began see
   }
 });
 
+test('a long head and trailers that arrive in pieces: the same url, rawHeaders, headers and trailers as node:http', async () => {
+  const lines = Array.from({ length: 45 }, (_, i) => `X-H${i}: v${i}\r\n`).join('');
+  const url = `/${'p'.repeat(300)}?q=1`;
+  const trailers = 'X-T1: a\r\nX-T2: b\r\nX-T1: c\r\n\r\n';
+  const request = `POST ${url} HTTP/1.1\r\nHost: a\r\n${lines}Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n${trailers}` +
+    'GET /next HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n';
+  const handler = (log) => (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      log.push([req.url, req.rawHeaders, req.headers, req.rawTrailers, req.trailers]);
+      res.end('ok');
+    });
+  };
+  for (const options of [{}, { maxHeadersCount: 10 }]) {
+    for (const piece of [request.length, 9, 40]) {
+      const r = await same(options, handler, split(Buffer.from(request), piece), { end: false });
+      assert.strictEqual(r.log.length, 2);
+      assert.strictEqual(r.log[0][0], url);
+    }
+  }
+});
+
 const HEADS = [
   'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nUser-Agent: x\r\nuser-agent: y\r\n\r\n',
   'GET / HTTP/1.1\r\nHost: a\r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\nCookie: c=1\r\nCOOKIE: d=2\r\n\r\n',
   'GET / HTTP/1.1\r\nHost: a\r\nX-Custom: 1\r\nx-custom: 2\r\nAccept: a\r\nACCEPT: b\r\nAuthorization: t1\r\nAuthorization: t2\r\n\r\n',
   'GET / HTTP/1.1\r\nHost: a\r\nContent-Type: a\r\nContent-Type: b\r\nFrom: f\r\nFrom: g\r\nVary: v\r\nVary: w\r\n\r\n',
   'GET / HTTP/1.1\r\nHost: a\r\nX-Empty:\r\nX-Spaces:   s  \r\nX-Latin: \xe9t\xe9\r\n__proto__: p\r\nconstructor: c\r\n\r\n',
+  'GET / HTTP/1.1\r\nHost: a\r\nPragma: a\r\npragma: b\r\nDNT: 1\r\ndnt: 2\r\nX-Forwarded-Proto: http\r\n' +
+    'X-FORWARDED-PROTO: https\r\nTE: x\r\nte: y\r\nETag: e1\r\netag: e2\r\nHOST: b\r\nSec-Fetch-User: ?1\r\n\r\n',
 ];
 
 for (const join of [undefined, true]) {
