@@ -58,7 +58,17 @@ const {
   REWIND_ANSWER, REWIND_FAIL, EV_BODY, MAX_DEPTH,
 } = layout;
 
+// The well-known header names by the core's tag (PAIR_KNOWN_NAME - 1), as
+// internalized strings (what property keys are): node:http compares header
+// names with its string literals, which are internalized too, and two such
+// strings compare by identity instead of by their characters. (Replaced in
+// place: the addon's flat header arrays take them from the same array.)
 const KNOWN_NAMES = binding.knownHeaderNames;
+for (let i = 0; i < KNOWN_NAMES.length; i++) KNOWN_NAMES[i] = internalized(KNOWN_NAMES[i]);
+
+function internalized(s) {
+  return Object.keys({ [s]: 0 })[0];
+}
 
 function parseError(bytesParsed, code, reason) {
   const err = new Error('Parse Error');

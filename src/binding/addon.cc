@@ -161,12 +161,11 @@ bool AddressArg(napi_env env, Instance* in, napi_value arg, Workspace** ws, Pars
 
 // The first `length` bytes of a Uint8Array (of any buffer, shared or not).
 bool BytesArg(napi_env env, napi_value view, napi_value length_arg, const char** data, size_t* len) {
-  bool is_view = false;
   napi_typedarray_type type;
   size_t count = 0;
   void* bytes = nullptr;
-  if (napi_is_typedarray(env, view, &is_view) != napi_ok || !is_view ||
-      napi_get_typedarray_info(env, view, &type, &count, &bytes, nullptr, nullptr) != napi_ok ||
+  // (napi_invalid_arg for a value that is no typed array)
+  if (napi_get_typedarray_info(env, view, &type, &count, &bytes, nullptr, nullptr) != napi_ok ||
       type != napi_uint8_array) {
     return ThrowType(env, "execute() takes a Uint8Array and a length");
   }

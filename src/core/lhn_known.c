@@ -23,51 +23,49 @@ static const char *const usual_names[] = {
 };
 #define USUAL_COUNT (sizeof(usual_names) / sizeof(usual_names[0]))
 #define KNOWN_COUNT (2 * USUAL_COUNT)
-#define KNOWN_HASH_SIZE 512
-#define KNOWN_PER_BUCKET 4
-/* Each name with its length in 32 bytes of its own, so that a lookup in a
- * server, where these tables are cold, reads one bucket and one entry per
- * candidate. */
+/* An open-addressed table of the names themselves, each with its length and
+ * tag in 32 bytes of its own, linear probing, at most half full: a lookup
+ * in a server, where the table is cold, mostly reads one cache line (a name
+ * and its lower case hash to the same place, and so sit side by side). */
+#define KNOWN_SLOTS 512
 #define KNOWN_ENTRY_SIZE 32
 
 typedef struct known_entry {
-  uint8_t len;
-  char name[KNOWN_ENTRY_SIZE - 1]; /* NUL-terminated: lhn_known_names() */
+  uint8_t len; /* 0: an empty slot */
+  uint8_t tag; /* index + 1 in names[] */
+  char name[KNOWN_ENTRY_SIZE - 2]; /* NUL-terminated: lhn_known_names() */
 } known_entry;
 
-_Static_assert(KNOWN_COUNT <= 255, "tags are index + 1 in a byte of the hash table");
+_Static_assert(KNOWN_COUNT <= 255, "tags are index + 1 in a byte");
+_Static_assert(2 * KNOWN_COUNT <= KNOWN_SLOTS, "the table stays at most half full");
+_Static_assert(sizeof(known_entry) == KNOWN_ENTRY_SIZE, "an entry is 32 bytes");
 
-static _Alignas(64) known_entry entries[KNOWN_COUNT];
+static _Alignas(64) known_entry slots[KNOWN_SLOTS];
 static const char *names[KNOWN_COUNT];
-/* bucket[hash][k]: index + 1 of the names with that hash (0: none) */
-static uint8_t buckets[KNOWN_HASH_SIZE][KNOWN_PER_BUCKET];
 static pthread_once_t built = PTHREAD_ONCE_INIT;
 
 /* Of the length and the first and last bytes, ASCII case folded (so that a
  * name's usual spelling and its lower case share a bucket). */
 static inline uint32_t known_hash(const uint8_t *bytes, size_t len) {
   uint32_t first = bytes[0] | 0x20, last = bytes[len - 1] | 0x20;
-  return ((uint32_t)len * 61u + first * 7u + last * 3u) & (KNOWN_HASH_SIZE - 1);
+  return ((uint32_t)len * 61u + first * 7u + last * 3u) & (KNOWN_SLOTS - 1);
 }
 
 static void add(size_t index, const char *name, int lower) {
   size_t len = strlen(name);
-  if (len >= KNOWN_ENTRY_SIZE) abort(); /* a name too long for its entry */
-  known_entry *entry = &entries[index];
-  entry->len = (uint8_t)len;
+  if (len >= KNOWN_ENTRY_SIZE - 2) abort(); /* a name too long for its entry */
+  uint8_t folded[KNOWN_ENTRY_SIZE];
   for (size_t i = 0; i < len; i++) {
     char c = name[i];
-    entry->name[i] = lower && c >= 'A' && c <= 'Z' ? (char)(c + 0x20) : c;
+    folded[i] = (uint8_t)(lower && c >= 'A' && c <= 'Z' ? c + 0x20 : c);
   }
+  uint32_t at = known_hash(folded, len);
+  while (slots[at].len != 0) at = (at + 1) & (KNOWN_SLOTS - 1);
+  known_entry *entry = &slots[at];
+  entry->len = (uint8_t)len;
+  entry->tag = (uint8_t)(index + 1);
+  memcpy(entry->name, folded, len);
   names[index] = entry->name;
-  uint8_t *bucket = buckets[known_hash((const uint8_t *)entry->name, len)];
-  for (int k = 0; k < KNOWN_PER_BUCKET; k++) {
-    if (bucket[k] == 0) {
-      bucket[k] = (uint8_t)(index + 1);
-      return;
-    }
-  }
-  abort(); /* a bucket too small for the names that hash there */
 }
 
 static void build(void) {
@@ -109,13 +107,12 @@ static inline int same_name(const uint8_t *a, const uint8_t *b, size_t len) {
 void lhn_known_init(void) { pthread_once(&built, build); }
 
 int32_t lhn_known_name(const uint8_t *bytes, size_t len) {
-  if (len == 0 || len >= KNOWN_ENTRY_SIZE) return 0;
-  const uint8_t *bucket = buckets[known_hash(bytes, len)];
-  for (int k = 0; k < KNOWN_PER_BUCKET && bucket[k] != 0; k++) {
-    const known_entry *entry = &entries[bucket[k] - 1];
-    if (entry->len == len && same_name((const uint8_t *)entry->name, bytes, len)) return bucket[k];
+  if (len == 0 || len >= KNOWN_ENTRY_SIZE - 2) return 0;
+  for (uint32_t at = known_hash(bytes, len);; at = (at + 1) & (KNOWN_SLOTS - 1)) {
+    const known_entry *entry = &slots[at];
+    if (entry->len == 0) return 0;
+    if (entry->len == len && same_name((const uint8_t *)entry->name, bytes, len)) return entry->tag;
   }
-  return 0;
 }
 
 const char *const *lhn_known_names(size_t *count) {

@@ -76,6 +76,21 @@ test('getHeader: first match, ASCII case-insensitive, undefined when absent', ()
   assert.throws(() => p.getHeader(1), TypeError);
 });
 
+test('getHeader: well-known names in any spelling, the first match of either', () => {
+  for (const lazy of [false, true]) {
+    const p = parser(HTTPParser.REQUEST, { lazyHeaders: lazy });
+    const got = [];
+    p[HTTPParser.kOnHeadersComplete] = function() {
+      for (const name of ['host', 'Host', 'HOST', 'user-agent', 'User-Agent', 'accept', 'Accept', 'x-a', 'dnt']) {
+        got.push(this.getHeader(name));
+      }
+    };
+    p.execute(Buffer.from('GET / HTTP/1.1\r\nX-A: 0\r\nhOsT: first\r\nHost: second\r\n' +
+      'User-Agent: ua\r\nuser-agent: ua2\r\nACCEPT: a\r\naccept: b\r\n\r\n'));
+    assert.deepStrictEqual(got, ['first', 'first', 'first', 'ua', 'ua', 'a', 'a', '0', undefined]);
+  }
+});
+
 test('headers that arrive in pieces', () => {
   const p = parser();
   const got = [];
