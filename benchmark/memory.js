@@ -18,7 +18,13 @@
 // object: heap snapshots (heapObjects) of a fresh server per parser at N1 and
 // N2 connections, their difference / (N2 - N1).
 //
-//   node benchmark/memory.js [--partial] [--rounds=3] [--breakdown[=N1,N2]] [--package=DIR] [--json]
+// --app=FILE serves that app (a module exporting createApp(), as
+// benchmark/apps/) instead of the small answer; --server=MODULE (for example
+// llhttp-napi/server) puts MODULE's createServer() on the napi side in place
+// of node:http after install().
+//
+//   node benchmark/memory.js [--partial] [--rounds=3] [--breakdown[=N1,N2]] [--package=DIR]
+//     [--app=FILE] [--server=MODULE] [--json]
 
 const net = require('node:net');
 const v8 = require('node:v8');
@@ -72,15 +78,17 @@ function difference(before, after, per) {
   return out;
 }
 
-// The server child: answers a few headers' lengths, reports its memory.
-function server(parser, pkg) {
-  const unavailable = common.useParser(parser, pkg);
+// The server child: answers a few headers' lengths (or serves `app`),
+// reports its memory.
+function server(parser, pkg, serverModule, app) {
+  const unavailable = serverModule && parser === 'napi' ? null : common.useParser(parser, pkg);
   if (unavailable) return process.send({ type: 'unavailable', reason: unavailable });
-  const srv = require('node:http').createServer((req, res) => {
+  const handler = app ? require(path.resolve(app)).createApp() : (req, res) => {
     const body = `ok ${req.url.length} ${(req.headers['user-agent'] || '').length}`;
     res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': body.length });
     res.end(body);
-  });
+  };
+  const srv = require(serverModule && parser === 'napi' ? serverModule : 'node:http').createServer(handler);
   srv.keepAliveTimeout = 10 * 60 * 1000;
   const sockets = new Set();
   srv.on('connection', (socket) => {
@@ -145,7 +153,7 @@ function connectAll(port, mode, payloads, count, sockets = []) {
       let got = '';
       socket.on('data', (d) => {
         got += d.toString('latin1');
-        if (got.includes('\r\n\r\nok ')) {
+        if (answered(got)) {
           socket.removeAllListeners('data');
           finished();
         }
@@ -154,6 +162,13 @@ function connectAll(port, mode, payloads, count, sockets = []) {
     };
     for (let i = 0; i < Math.min(200, count); i++) open();
   });
+}
+
+// A whole answer (its head and the Content-Length bytes after it) is in `text`.
+function answered(text) {
+  const end = text.indexOf('\r\n\r\n');
+  const length = end < 0 ? null : /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end));
+  return length !== null && text.length >= end + 4 + Number(length[1]);
 }
 
 // Waits until the server has read every byte sent (a partial head gets no answer), then a little.
@@ -167,8 +182,9 @@ const perConnection = (a, b, n) => Object.fromEntries(KEYS.map((k) => [k, (b.mem
 
 // Per connection between n1 and n2 connections (n1 = 0: the idle server), of
 // a fresh server of `parser`.
-async function between(parser, { mode, n1, n2, pkg, payloads, snapshot }) {
-  const child = common.ipcChild([process.execPath, '--expose-gc', __filename, '--child', parser, pkg], `server (${parser})`);
+async function between(parser, { mode, n1, n2, pkg, payloads, snapshot, server: serverModule = '', app = '' }) {
+  const child = common.ipcChild([process.execPath, '--expose-gc', __filename, '--child', parser, pkg, serverModule, app],
+    `server (${parser})`);
   try {
     const listening = await child.ready;
     if (listening.type === 'unavailable') throw new Error(`napi unavailable: ${listening.reason}`);
@@ -190,7 +206,7 @@ async function between(parser, { mode, n1, n2, pkg, payloads, snapshot }) {
 }
 
 async function memory({ partial = false, connections = partial ? 2000 : 4000, rounds = 3, breakdown = null,
-  pkg = common.ROOT, onProgress = () => {} } = {}) {
+  pkg = common.ROOT, server = '', app = '', onProgress = () => {} } = {}) {
   const mode = partial ? 'partial' : 'idle';
   pkg = path.resolve(pkg);
   const payloads = partial ? partialHeads(1000) : idleRequests();
@@ -199,18 +215,19 @@ async function memory({ partial = false, connections = partial ? 2000 : 4000, ro
   for (let r = 0; r < rounds; r++) {
     for (const parser of common.roundOrder(r)) {
       onProgress(`${mode} round ${r + 1}/${rounds} ${parser}`);
-      results[parser].push(await between(parser, { mode, n1: 0, n2: connections, pkg, payloads }));
+      results[parser].push(await between(parser, { mode, n1: 0, n2: connections, pkg, payloads, server, app }));
     }
     ratios.push(results.napi[r].rss / results.builtin[r].rss);
   }
-  const out = { node: process.version, mode, connections, rounds, ratios, median: median(ratios),
+  const out = { node: process.version, mode, connections, rounds, ratios, median: median(ratios), server, app,
     range: [Math.min(...ratios), Math.max(...ratios)],
     kb: Object.fromEntries(KEYS.map((k) => [k, Object.fromEntries(common.PARSERS.map((p) => [p, median(results[p].map((m) => m[k])) / 1024]))])) };
   if (breakdown) {
     out.breakdown = { n1: breakdown[0], n2: breakdown[1] };
     for (const parser of common.PARSERS) {
       onProgress(`${mode} breakdown ${parser}: heap snapshots at ${breakdown.join(' and ')} connections`);
-      out.breakdown[parser] = await between(parser, { mode, n1: breakdown[0], n2: breakdown[1], pkg, payloads, snapshot: true });
+      out.breakdown[parser] = await between(parser, { mode, n1: breakdown[0], n2: breakdown[1], pkg, payloads, snapshot: true,
+        server, app });
     }
   }
   return out;
@@ -218,7 +235,8 @@ async function memory({ partial = false, connections = partial ? 2000 : 4000, ro
 
 function describe(out) {
   const lines = [`${out.connections} ${out.mode === 'idle' ? 'idle keep-alive connections' : `connections holding ${PARTIAL_BYTES / 1024} KiB of an unfinished head`}, ` +
-    `node ${out.node}: KB per connection above the idle server, median of ${out.rounds} rounds; RSS napi/builtin ` +
+    `${out.app ? `${path.basename(out.app)}, ` : ''}node ${out.node}: KB per connection above the idle server, ` +
+    `median of ${out.rounds} rounds; RSS ${out.server ? `napi = ${out.server}` : 'napi'}/builtin ` +
     `${out.median.toFixed(3)} (rounds ${out.ratios.map((r) => r.toFixed(3)).join(', ')})`,
   ...KEYS.map((k) => `  ${k.padEnd(12)} builtin ${out.kb[k].builtin.toFixed(1).padStart(7)}  napi ${out.kb[k].napi.toFixed(1).padStart(7)}`)];
   const bd = out.breakdown;
@@ -238,9 +256,9 @@ function describe(out) {
 module.exports = { memory, describe };
 
 if (require.main === module && process.argv[2] === '--child') {
-  server(process.argv[3], process.argv[4]);
+  server(process.argv[3], process.argv[4], process.argv[5], process.argv[6]);
 } else if (require.main === module) {
   common.main(({ option }) => memory({ partial: option('partial', false), rounds: option('rounds', 3),
     breakdown: option('breakdown') === true ? [200, 1200] : option('breakdown') ? option('breakdown', [0]) : null,
-    pkg: option('package', common.ROOT), onProgress: (what) => common.progress(`memory.js: ${what}`) }), describe);
+    pkg: option('package', common.ROOT), server: option('server', ''), app: option('app', ''), onProgress: (what) => common.progress(`memory.js: ${what}`) }), describe);
 }

@@ -8,11 +8,18 @@
 // is moved to a copy of that object (the same property descriptors) whose
 // prototype is this server's request / response prototype. Express's shared
 // objects, and every app that node:http serves, stay as they were; apps
-// mounted in a served app chain through it and follow. docs/server.md, "Express".
+// mounted in a served app chain through it and follow.
+//
+// While the app is the server's only 'request' listener, the loop makes its
+// requests and responses with those prototypes already (expressMakers()):
+// Express's Object.setPrototypeOf then finds them set and does nothing,
+// where a real change of prototype has V8 rebuild the object's map, on each
+// request twice. docs/server.md, "Express".
 
 const http = require('node:http');
 const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
+const { kExpressMakers } = require('./seam');
 
 // Express's shared object -> (the server's prototype -> the copy on it),
 // and each copy -> the shared object it copies.
@@ -56,12 +63,47 @@ function isObject(value) {
 // Makes `app`'s requests and responses inherit from the classes of a server
 // made with `options` (its IncomingMessage / ServerResponse, else ours)
 // instead of node:http's. Idempotent; throws when the app's prototypes do
-// not lead to node:http's.
+// not lead to node:http's. Returns the makers of the app's messages on the
+// server (seam.js, kExpressMakers).
 function serveExpressApp(app, options) {
   const RequestClass = (options && options.IncomingMessage) || ServerRequest;
   const ResponseClass = (options && options.ServerResponse) || ServerResponse;
   rebase(app.request, http.IncomingMessage.prototype, RequestClass.prototype, null);
   rebase(app.response, http.ServerResponse.prototype, ResponseClass.prototype, responseExtras);
+  return messageMakers(app, RequestClass, ResponseClass);
+}
+
+// What the loop makes `app`'s requests and responses with (once per server):
+// the server's classes constructed with new.target a function whose
+// prototype is the app's. (Constants of a closure: an optimized loop inlines
+// the constructors as it does `new RequestClass()`.)
+function messageMakers(app, RequestClass, ResponseClass) {
+  const requestTarget = targetWith(app.request);
+  const responseTarget = targetWith(app.response);
+  return {
+    app,
+    // (A rest parameter, not an array literal: TurboFan makes Reflect.construct
+    // of it a plain construct, which it inlines.)
+    request: (...args) => Reflect.construct(RequestClass, args, requestTarget),
+    response: (...args) => Reflect.construct(ResponseClass, args, responseTarget),
+  };
+}
+
+// A constructor that is only ever new.target: the object a class constructs
+// with it has `prototype` as its prototype.
+function targetWith(prototype) {
+  function ExpressAppMessage() {}
+  ExpressAppMessage.prototype = prototype;
+  return ExpressAppMessage;
+}
+
+// The makers of `server`'s Express app's messages while the app is its only
+// 'request' listener, else null (a listener added before it, or in its
+// place, sees the server's own prototypes, as on node:http).
+function expressMakers(server) {
+  const makers = server[kExpressMakers];
+  if (makers === undefined || server.listenerCount('request') !== 1) return null;
+  return server.listenerCount('request', makers.app) === 1 ? makers : null;
 }
 
 // In the chain from `appProto`, the link to Express's shared object (the
@@ -121,4 +163,4 @@ function prepareExpressApp(app, options) {
   return app;
 }
 
-module.exports = { isExpressApp, serveExpressApp, prepareExpressApp };
+module.exports = { isExpressApp, serveExpressApp, prepareExpressApp, expressMakers };

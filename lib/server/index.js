@@ -13,6 +13,7 @@ const { ServerResponse } = require('./response');
 const { splitArguments, readOptions, applyOptions } = require('./options');
 const { timeoutDeadlines } = require('../connection-rules');
 const { isExpressApp, serveExpressApp, prepareExpressApp } = require('./express');
+const { kExpressMakers } = require('./seam');
 
 // node:http's own key of the timeout checker's timer (which tests read), so
 // that a server's checker is found where node:http's is.
@@ -28,7 +29,7 @@ function configure(server, reference, options, handler, connectionEvent) {
   server[kKeepAliveLines] = null;
   server.on(connectionEvent, onConnection);
   server.on('listening', startChecking);
-  if (isExpressApp(handler)) serveExpressApp(handler, options);
+  if (isExpressApp(handler)) server[kExpressMakers] = serveExpressApp(handler, options);
   if (typeof handler === 'function') server.on('request', handler);
 }
 

@@ -13,6 +13,7 @@ const { ServerResponse } = require('./response');
 const seam = require('./seam');
 const diagnostics = require('./diagnostics');
 const wire = require('./wire');
+const { expressMakers } = require('./express');
 
 const { kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kOnExecute } = HTTPParser;
 const { kOpenRequest, kBodyChunk, kBodyEnd, kOpenResponse, kWritable } = seam;
@@ -105,7 +106,10 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
     socket.setTimeout(server.timeout || 0);
     conn.keepAliveTimeoutSet = false;
   }
-  const req = new (server[kIncomingMessage] || ServerRequest)(socket);
+  // (An Express app's messages are born with its prototypes: ./express.js.)
+  const makers = upgrade ? null : expressMakers(server);
+  const RequestClass = server[kIncomingMessage] || ServerRequest;
+  const req = makers === null ? new RequestClass(socket) : makers.request(socket);
   req[kOpenRequest](conn, major, minor, allMethods[method], url, upgrade, headers);
   conn.current = req;
   conn.lastRequest = req;
@@ -114,7 +118,8 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
     if (req.upgrade) return 0;
   }
   conn.pauseIfBehind();
-  const res = new (server[kServerResponse] || ServerResponse)(req);
+  const ResponseClass = server[kServerResponse] || ServerResponse;
+  const res = makers === null ? new ResponseClass(req) : makers.response(req);
   if (diagnostics.responseCreated.hasSubscribers) diagnostics.responseCreated.publish({ request: req, response: res });
   res[kOpenResponse](conn, keepAlive);
   if (diagnostics.requestStart.hasSubscribers) {

@@ -19,6 +19,11 @@ module.exports = {
   // makes requests and responses of (undefined: ./request.js, ./response.js).
   kIncomingMessage: Symbol('llhttp-napi/server IncomingMessage'),
   kServerResponse: Symbol('llhttp-napi/server ServerResponse'),
+  // server[kExpressMakers]: undefined, or for a server made with an Express
+  // app, what ./express.js made for it: { app, request(socket),
+  // response(req) }, which make the server's request / response with the
+  // app's prototypes (app.request / app.response).
+  kExpressMakers: Symbol('llhttp-napi/server Express makers'),
 
   // ---- the loop to a request ----
   // req[kOpenRequest](loop, major, minor, method, url, upgrade, rawHeaders):

@@ -128,6 +128,59 @@ for (const [name, express] of EXPRESSES) {
   });
 }
 
+test('express 5: requests and responses come with the app\'s prototypes; Express changes none per request', async () => {
+  const express = require('express');
+  const server = ours.createServer(buildApp(express));
+  const setPrototypeOf = Object.setPrototypeOf;
+  let changed = 0;
+  let kept = 0;
+  Object.setPrototypeOf = function countingSetPrototypeOf(object, prototype) {
+    if (Object.getPrototypeOf(object) === prototype) kept++;
+    else changed++;
+    return setPrototypeOf(object, prototype);
+  };
+  let text;
+  try {
+    text = await withServer(() => server, undefined, undefined, async (port) =>
+      (await exchange(port, ['GET /api/items/3 HTTP/1.1\r\nHost: a\r\n\r\n' +
+        withClose('GET /users/7 HTTP/1.1\r\nHost: a\r\n\r\n')])).text);
+  } finally {
+    Object.setPrototypeOf = setPrototypeOf;
+  }
+  assert.match(text, /item 3 at \/api\/items\/3[^]*"id":"7"/);
+  assert.deepStrictEqual({ changed, kept }, { changed: 0, kept: 4 });
+});
+
+// (Express 4 and 5 alike.) What runs before the app sees the prototypes
+// node:http would give: a 'request' listener put before the app, an
+// 'upgrade' listener; the app answers as it does alone.
+for (const [name, express] of EXPRESSES) {
+  for (const [face, create, Request, Response] of [
+    ['node:http', createWithApp['node:http'], http.IncomingMessage, http.ServerResponse],
+    ['llhttp-napi/server', createWithApp['llhttp-napi/server'], ours.IncomingMessage, ours.ServerResponse],
+  ]) {
+    test(`${name} on ${face}: a listener before the app, and an 'upgrade' listener, see the server's classes`, async () => {
+      const app = express();
+      app.get('/', (req, res) => res.send(`app ${typeof req.get}`));
+      const seen = [];
+      const text = await withServer(create, undefined, app, async (port, server) => {
+        server.prependListener('request', (req, res) => {
+          seen.push(Object.getPrototypeOf(req) === Request.prototype, Object.getPrototypeOf(res) === Response.prototype);
+        });
+        server.on('upgrade', (req, socket) => {
+          seen.push(Object.getPrototypeOf(req) === Request.prototype);
+          socket.end('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: x\r\n\r\n');
+        });
+        const answered = (await exchange(port, [withClose('GET / HTTP/1.1\r\nHost: a\r\n\r\n')])).text;
+        const upgraded = (await exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: x\r\n\r\n'])).text;
+        return answered + upgraded;
+      });
+      assert.match(text, /\r\n\r\napp function(HTTP\/1\.1 101 )/);
+      assert.deepStrictEqual(seen, [true, true, true]);
+    });
+  }
+}
+
 test('listen(app, port, callback): app.listen() on this server', async () => {
   const express = require('express');
   const app = express();
