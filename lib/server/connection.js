@@ -61,6 +61,7 @@ class Connection {
     this.oldest = null;           // the oldest response not finished
     this.later = [];              // the ones after it, in request order (pipelining)
     this.active = null;           // the oldest once its turn came: its bytes go to the socket
+    this.closedWith = null;       // the active response when the socket closed (it keeps its socket)
     this.activeWrote = false;     // ... and some did
     this.held = null;             // response -> { chunks: [data, encoding, callback, ...], bytes, ended }
     this.heldBytes = 0;           // bytes held for responses waiting for their turn
@@ -104,6 +105,12 @@ class Connection {
   // Is it `res`'s turn on the socket?
   isTurnOf(res) {
     return this.active === res;
+  }
+
+  // Is `socket` what `res.socket` says? (As node:http's: from its turn on,
+  // also once the connection closed, until it finished.)
+  holdsSocketFor(res) {
+    return this.active === res || this.closedWith === res;
   }
 
   // Corks the socket for `res` if its turn has come; returns whether it did.
@@ -246,6 +253,7 @@ class Connection {
     for (let i = 0; i < later.length; i++) abort(later[i]);
     this.oldest = null;
     later.length = 0;
+    this.closedWith = this.active;
     this.active = null;
     this.held = null;
   }

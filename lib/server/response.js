@@ -63,7 +63,7 @@ class ServerResponse extends OutgoingHead {
 
   // (As node:http's: null while an earlier response holds the connection.)
   get socket() {
-    return this._loop === null || this._detached || !this._loop.isTurnOf(this) ? null : this._loop.socket;
+    return this._loop === null || this._detached || !this._loop.holdsSocketFor(this) ? null : this._loop.socket;
   }
 
   get connection() {

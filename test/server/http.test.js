@@ -595,3 +595,25 @@ test('a response whose bytes cannot be written: \'finish\' and end()\'s callback
     assert.deepStrictEqual(seen[`llhttp-napi/server ${when}`], builtin, when);
   }
 });
+
+test('a response keeps its socket when the client goes before it finished (on-finished, send read it)', async () => {
+  const seen = {};
+  for (const [face, create] of FACES) {
+    await new Promise((resolve) => {
+      const server = create((req, res) => {
+        req.socket.on('close', () => {
+          seen[face] = [res.socket === req.socket, res.socket !== null && res.socket.writable, res.writableEnded];
+          server.close(resolve);
+        });
+        client.destroy();
+      });
+      let client;
+      listen(server).then((port) => {
+        client = net.connect(port, '127.0.0.1', () => client.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n'));
+        client.on('error', () => {});
+      });
+    });
+  }
+  assert.deepStrictEqual(seen['node:http'], [true, false, false]);
+  assert.deepStrictEqual(seen['llhttp-napi/server'], seen['node:http']);
+});
