@@ -101,10 +101,7 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
     url = conn.flushedUrl;
     conn.flushedUrl = '';
   }
-  if (conn.keepAliveTimeoutSet) {
-    socket.setTimeout(server.timeout || 0);
-    conn.keepAliveTimeoutSet = false;
-  }
+  if (conn.keepAliveTimeoutSet) conn.suspendKeepAlive();
   const req = new (server[kIncomingMessage] || ServerRequest)(socket);
   req[kOpenRequest](conn, major, minor, allMethods[method], url, upgrade, headers);
   conn.current = req;
