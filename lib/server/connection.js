@@ -224,7 +224,8 @@ class Connection {
     this.keepAliveTimeoutSet = true;
     this.keepAliveSuspended = false;
     const timer = this.keepAliveTimer;
-    if (timer !== null && socket[kSocketTimer] === timer && timer._idleTimeout === msecs && !socket.destroyed) {
+    // (Another timeout set on the socket since cleared this one: -1.)
+    if (timer !== null && timer._idleTimeout === msecs && !socket.destroyed) {
       socket.timeout = msecs;
       timer.refresh();
       return;
@@ -239,13 +240,20 @@ class Connection {
     this.keepAliveTimeoutSet = false;
     const socket = this.socket;
     const timeout = this.server.timeout || 0;
-    if (timeout === 0 && this.keepAliveTimer !== null && socket[kSocketTimer] === this.keepAliveTimer &&
-        !socket.destroyed) {
+    if (timeout === 0 && this.keepAliveTimer !== null && this.keepAliveTimer._idleTimeout > 0 && !socket.destroyed) {
       socket.timeout = 0;
       this.keepAliveSuspended = true;
     } else {
       socket.setTimeout(timeout);
     }
+  }
+
+  // A read came: the socket's timeout starts again (net's _unrefTimer()),
+  // but for the keep-alive timer suspended for a request, which no longer
+  // counts (node:http's is cleared by then).
+  readSeen() {
+    if (this.keepAliveSuspended && this.keepAliveTimer._idleTimeout > 0) return;
+    this.socket._unrefTimer();
   }
 
   // Reading may go on once the client has taken our answers.

@@ -148,7 +148,7 @@ function onMessageComplete() {
 // After each consumed read.
 function onExecute(ret) {
   const conn = this[kConnection];
-  conn.socket._unrefTimer();
+  conn.readSeen();
   afterRead(conn, ret, undefined);
 }
 
