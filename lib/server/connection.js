@@ -67,6 +67,8 @@ class Connection {
     this.heldBytes = 0;           // bytes held for responses waiting for their turn
     this.requestsCount = 0;
     this.keepAliveTimeoutSet = false;
+    this.keepAliveTimer = null;   // the socket's timer that keepAliveTimeout armed (see armKeepAlive())
+    this.keepAliveSuspended = false; // ... a request is under way: its expiry is dropped
     this.pausedForWrites = false; // reading stopped: the client reads too slowly
     this.pausedForBody = false;   // reading stopped: a request body's reader is behind
     this.flushedPairs = null;     // the pairs of a long head flushed before its end
@@ -212,14 +214,53 @@ class Connection {
     this.resumeIfDrained();
   }
 
+  // Between requests the socket times out after keepAliveTimeout (and its
+  // buffer), as node:http's: socket.setTimeout(). The timer that makes is
+  // the connection's from then on: at the next head it is suspended rather
+  // than cleared (socket.timeout reads 0, as after setTimeout(0), and its
+  // expiry during the request is dropped), and here re-armed, unless
+  // someone set another timeout on the socket in between.
   armKeepAlive() {
     const server = this.server;
     const timeout = server.keepAliveTimeout;
+    const socket = this.socket;
     // (A socket that is some other Duplex has no timeouts.)
-    if (!Number.isFinite(timeout) || timeout <= 0 || typeof this.socket.setTimeout !== 'function') return;
+    if (!Number.isFinite(timeout) || timeout <= 0 || typeof socket.setTimeout !== 'function') return;
     const extra = server.keepAliveTimeoutBuffer;
-    this.socket.setTimeout(timeout + (Number.isFinite(extra) && extra >= 0 ? extra : 0));
+    const msecs = timeout + (Number.isFinite(extra) && extra >= 0 ? extra : 0);
     this.keepAliveTimeoutSet = true;
+    this.keepAliveSuspended = false;
+    const timer = this.keepAliveTimer;
+    // (Another timeout set on the socket since cleared this one: -1.)
+    if (timer !== null && timer._idleTimeout === msecs && !socket.destroyed) {
+      socket.timeout = msecs;
+      timer.refresh();
+      return;
+    }
+    socket.setTimeout(msecs);
+    this.keepAliveTimer = socket.destroyed ? null : adoptTimer(socket);
+  }
+
+  // A request begins: the keep-alive timeout gives way to the server's
+  // timeout (none: 0).
+  suspendKeepAlive() {
+    this.keepAliveTimeoutSet = false;
+    const socket = this.socket;
+    const timeout = this.server.timeout || 0;
+    if (timeout === 0 && this.keepAliveTimer !== null && this.keepAliveTimer._idleTimeout > 0 && !socket.destroyed) {
+      socket.timeout = 0;
+      this.keepAliveSuspended = true;
+    } else {
+      socket.setTimeout(timeout);
+    }
+  }
+
+  // A read came: the socket's timeout starts again (net's _unrefTimer()),
+  // but for the keep-alive timer suspended for a request, which no longer
+  // counts (node:http's is cleared by then).
+  readSeen() {
+    if (this.keepAliveSuspended && this.keepAliveTimer._idleTimeout > 0) return;
+    this.socket._unrefTimer();
   }
 
   // Reading may go on once the client has taken our answers.
@@ -284,6 +325,34 @@ class Connection {
     }
   }
 }
+// net's timer of a socket: socket[kSocketTimer] (node:net keeps it under a
+// symbol of this description on every line).
+let kSocketTimer = Symbol('no socket timer yet');
+
+// The timer socket.setTimeout() just made, with the loop's expiry handler
+// (the keep-alive timer's), or null when the socket has none we know.
+function adoptTimer(socket) {
+  let timer = socket[kSocketTimer];
+  if (timer === undefined) {
+    const symbol = Object.getOwnPropertySymbols(socket).find((s) => s.description === 'timeout');
+    if (symbol === undefined) return null;
+    kSocketTimer = symbol;
+    timer = socket[symbol];
+  }
+  if (timer === null || typeof timer !== 'object' || typeof timer.refresh !== 'function') return null;
+  timer._onTimeout = onKeepAliveExpiry;
+  timer._timerArgs = [socket];
+  return timer;
+}
+
+// The keep-alive timer expired: the socket times out (as net's own
+// handler), unless a request began since.
+function onKeepAliveExpiry(socket) {
+  const conn = socket[kConnection];
+  if (conn !== undefined && conn.keepAliveSuspended) return;
+  socket._onTimeout();
+}
+
 // A response the closing socket leaves unfinished, and its request.
 function abort(res) {
   if (!res.req.destroyed) res.req.destroy(errors.connectionReset());

@@ -88,13 +88,17 @@ function headersObject(raw, end, joinDuplicates) {
 }
 
 // The value of the first pair of `raw` ([name, value, ...]) named `name`,
-// both in any case, or undefined. (A pair spelled as `name` is found
-// without comparing characters: callers pass the usual spelling.)
+// both in any case, or undefined. (A pair is compared only when its length
+// and its first letter, in any case, are those of `name`: most names of a
+// head differ there.)
 function rawValue(raw, name) {
   const length = name.length;
+  const first = name.charCodeAt(0) | 0x20;
   for (let i = 0; i < raw.length; i += 2) {
     const field = raw[i];
-    if (field === name || (field.length === length && sameName(field, name))) return raw[i + 1];
+    if (field.length === length && (field.charCodeAt(0) | 0x20) === first && (field === name || sameName(field, name))) {
+      return raw[i + 1];
+    }
   }
   return undefined;
 }

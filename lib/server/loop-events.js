@@ -102,10 +102,7 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
     url = conn.flushedUrl;
     conn.flushedUrl = '';
   }
-  if (conn.keepAliveTimeoutSet) {
-    socket.setTimeout(server.timeout || 0);
-    conn.keepAliveTimeoutSet = false;
-  }
+  if (conn.keepAliveTimeoutSet) conn.suspendKeepAlive();
   // (An Express app's messages are born with its prototypes: ./express.js.)
   const makers = upgrade ? null : expressMakers(server);
   const RequestClass = server[kIncomingMessage] || ServerRequest;
@@ -156,7 +153,7 @@ function onMessageComplete() {
 // After each consumed read.
 function onExecute(ret) {
   const conn = this[kConnection];
-  conn.socket._unrefTimer();
+  conn.readSeen();
   afterRead(conn, ret, undefined);
 }
 

@@ -68,6 +68,13 @@ function bodyFraming(res, said) {
   return (res._removed & TRANSFER_ENCODING) === 0 ? CHUNKED : UNTIL_CLOSE;
 }
 
+// The line a header name and value made lately, per name (a handler gives
+// the same names, and often the same values, on every answer): checked,
+// what it says to the server noted, and flat, so that a head of such lines
+// costs a few concatenations and little to flatten when written.
+const RECENT_NAMES = 256;
+const recentLines = new Map(); // name -> { value, line, bit, flat }
+
 // node:http's rule for a Content-Disposition value (RFC 6266 filenames) in
 // a head whose length is known by then: its latin1 bytes reach the wire
 // although that head shares the body's utf8 write, so the value is the
@@ -110,7 +117,6 @@ class OutgoingHead {
     this._expect_continue = false;
     this._sent100 = false;
     this._trailer = '';
-    this._headNonAscii = false;     // a line of the head is not ASCII: it cannot share a utf8 write
   }
 
   // (As node:http's: true once the head is made, written or not.)
@@ -234,10 +240,7 @@ class OutgoingHead {
     let statusLine;
     if (this.statusMessage === STATUS_CODES[code]) statusLine = wire.statusLine(code);
     else if (BAD_STATUS_CHAR.test(this.statusMessage)) throw errors.invalidChar('statusMessage');
-    else {
-      statusLine = `HTTP/1.1 ${code} ${this.statusMessage}\r\n`;
-      if (NON_ASCII.test(this.statusMessage)) this._headNonAscii = true;
-    }
+    else statusLine = `HTTP/1.1 ${code} ${this.statusMessage}\r\n`;
     if (code === 204 || code === 304 || code < 200) this._hasBody = false;
     // A client that expects 100 Continue and got a final status may still send.
     if (this._expect_continue && !this._sent100) this.shouldKeepAlive = false;
@@ -268,13 +271,13 @@ class OutgoingHead {
       for (let i = 0; i < keys.length; i++) head = this._addLines(head, keys[i], headers[keys[i]], true);
     }
     const said = this._said;
-    if (this.sendDate && (said & DATE) === 0) head += wire.dateLine();
     // No chunked 204/304: the connection closes instead of a zero chunk.
     if (this.chunkedEncoding && (this.statusCode === 204 || this.statusCode === 304)) {
       this.chunkedEncoding = false;
       this.shouldKeepAlive = false;
     }
-    head += this._connectionLine(said);
+    const connection = this._connectionLine(said);
+    head += this.sendDate && (said & DATE) === 0 ? wire.dateLineWith(connection) : connection;
     if ((said & (CONTENT_LENGTH | TRANSFER_ENCODING)) === 0) {
       const framing = bodyFraming(this, said);
       const [line, chunked, closes] = FRAMING[framing];
@@ -316,14 +319,31 @@ class OutgoingHead {
   }
 
   _addLine(head, name, value, validate) {
+    const recent = recentLines.get(name);
+    if (recent !== undefined && recent.value === value) {
+      if (recent.bit !== undefined) this._note(recent.bit, value);
+      // (A line given again is made flat once: join() makes one flat
+      // string, where `+` makes a tree of them.)
+      if (!recent.flat) {
+        recent.line = [name, ': ', value, CRLF].join('');
+        recent.flat = true;
+      }
+      return head + recent.line;
+    }
     if (validate) checkValue(name, value);
     const bit = notedBit(name);
     if (bit !== undefined) this._note(bit, value);
-    else if (name.length === 19 && this._contentLength && typeof value === 'string' && isContentDisposition(name)) {
-      value = latin1ForUtf8Write(value);
+    else if (name.length === 19 && isContentDisposition(name)) {
+      // (Its line depends on the answer: not remembered.)
+      if (this._contentLength && typeof value === 'string') value = latin1ForUtf8Write(value);
+      return head + name + ': ' + value + CRLF;
     }
-    if (typeof value === 'string' && !this._headNonAscii && NON_ASCII.test(value)) this._headNonAscii = true;
-    return head + name + ': ' + value + CRLF;
+    const line = name + ': ' + value + CRLF;
+    if (typeof value === 'string' || typeof value === 'number') {
+      if (recentLines.size >= RECENT_NAMES) recentLines.clear();
+      recentLines.set(name, { value, line, bit, flat: false });
+    }
+    return head + line;
   }
 
   _note(bit, value) {
@@ -343,4 +363,9 @@ class OutgoingHead {
 Object.setPrototypeOf(OutgoingHead.prototype, Stream.prototype);
 Object.setPrototypeOf(OutgoingHead, Stream);
 
-module.exports = { OutgoingHead };
+// Is a line of the head not ASCII? (Then it cannot share a utf8 write.)
+function isNonAscii(head) {
+  return NON_ASCII.test(head);
+}
+
+module.exports = { OutgoingHead, isNonAscii };

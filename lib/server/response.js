@@ -11,7 +11,7 @@
 const { nextTick } = require('node:process');
 const { Buffer } = require('node:buffer');
 const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
-const { OutgoingHead } = require('./response-head');
+const { OutgoingHead, isNonAscii } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
 const { kOpenResponse, kClosesConnection, kWritten, kFlushFailed, kFinished, kDetached, kClosed, kWritable } =
@@ -340,7 +340,7 @@ class ServerResponse extends OutgoingHead {
       // line, in latin1, so a head that is not ASCII cannot share the
       // chunk's utf8 write; a sized answer's head shares the body's write
       // and encoding, see the Content-Disposition rule in ./response-head.js.)
-      if (chunked && length !== 0 && head !== '' && encoding !== 'latin1' && this._headNonAscii) {
+      if (chunked && length !== 0 && head !== '' && encoding !== 'latin1' && isNonAscii(head)) {
         loop.send(this, head + length.toString(16) + CRLF, 'latin1', false, undefined);
         out = chunk + CRLF;
         if (last) out += '0\r\n' + this._trailer + CRLF;

@@ -33,6 +33,22 @@ function dateLine() {
   return dateLineCache;
 }
 
+let datedFor = null;
+let datedDate = null;
+let dated = '';
+
+// dateLine() and then `line` (one of the few connection lines), as one
+// flat string, the same for every answer within a second.
+function dateLineWith(line) {
+  const date = dateLine();
+  if (line !== datedFor || date !== datedDate) {
+    datedFor = line;
+    datedDate = date;
+    dated = [date, line].join('');
+  }
+  return dated;
+}
+
 const RE_TE_CHUNKED = /(?:^|\W)chunked(?:$|\W)/i;
 
 // An HTTP/1.0 request may ask for a chunked answer (TE: chunked).
@@ -60,7 +76,7 @@ function answerToError(code) {
 
 module.exports = {
   statusLine,
-  dateLine,
+  dateLineWith,
   chunkedRequested,
   CONNECTION_CLOSE: 'Connection: close\r\n',
   CONNECTION_KEEP_ALIVE: 'Connection: keep-alive\r\n',

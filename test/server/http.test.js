@@ -201,6 +201,39 @@ test('HEAD, HTTP/1.0, Connection: close, chunked answers and explicit lengths', 
   }
 });
 
+// The server remembers the lines of the header names and values handlers
+// give: a line given again still says what it said (framing, the
+// connection's end), and a value that changed is checked again.
+test('the same headers answer after answer: framing, Connection and checks as on the first', async () => {
+  const handler = (log) => (req, res) => {
+    try {
+      if (req.url === '/chunked') {
+        res.writeHead(200, { 'Transfer-Encoding': 'chunked', 'Content-Type': 'text/plain' });
+        res.write('ab');
+        res.end();
+      } else if (req.url === '/sized') {
+        res.writeHead(200, { 'Content-Length': 2, 'Content-Type': 'text/plain' }).end('ok');
+      } else if (req.url === '/bad') {
+        res.writeHead(200, { 'Content-Type': 'text/plain\r\nX-Injected: 1', 'Content-Length': 2 }).end('no');
+      } else {
+        res.writeHead(200, { Connection: 'close', 'Content-Length': 2, 'Content-Type': 'text/plain' }).end('by');
+      }
+    } catch (err) {
+      log.push(err.code);
+      res.statusCode = 500;
+      res.end();
+    }
+  };
+  const requests = ['/chunked', '/sized', '/bad', '/chunked', '/sized', '/close', '/never']
+    .map((url) => `GET ${url} HTTP/1.1\r\nHost: a\r\n\r\n`);
+  for (let round = 0; round < 2; round++) {
+    const r = await same({}, handler, requests, { end: false, gapMs: 5 });
+    assert.strictEqual(r.text.match(/Transfer-Encoding/g).length, 2);
+    assert.ok(r.closed && !r.text.includes('/never'));
+    assert.deepStrictEqual(r.log, ['ERR_INVALID_CHAR']);
+  }
+});
+
 test('Expect: 100-continue: automatic 100, checkContinue, other expectations, HTTP/1.0', async () => {
   const body = 'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n';
   await same({}, null, [body, 'data'], { gapMs: 20 });

@@ -47,6 +47,38 @@ test('keepAliveTimeout closes an idle keep-alive connection', async () => {
   for (const r of results) assert.ok(r.closed && r.ms >= 90 && r.ms < 1500, `${r.ms} ms`);
 });
 
+// The keep-alive timer of a connection gives way to each request: a
+// request that takes longer than keepAliveTimeout is answered, the socket
+// reads no timeout during it, and the timeout comes back after its answer.
+test('a request slower than keepAliveTimeout on a kept-alive connection, as node:http', async () => {
+  const options = { keepAliveTimeout: 100, keepAliveTimeoutBuffer: 0 };
+  const logs = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    const handler = (req, res) => {
+      log.push(`${req.url} timeout=${req.socket.timeout}`);
+      if (req.url === '/now') res.end('now');
+      else setTimeout(() => {
+        log.push(`answer timeout=${req.socket.timeout}`);
+        res.end('slow');
+      }, 300);
+    };
+    const r = await withServer(create, options, handler, async (port, server) => {
+      // (Node 20's node:http adds 1000 ms to keepAliveTimeout whatever keepAliveTimeoutBuffer says.)
+      server.on('connection', (socket) => socket.on('timeout', () => log.push('socket timeout')));
+      const start = Date.now();
+      const got = await exchange(port, ['GET /now HTTP/1.1\r\nHost: a\r\n\r\n',
+        'GET /slow HTTP/1.1\r\nHost: a\r\n\r\n'], { end: false, gapMs: 30 });
+      return { text: normalize(got.text), closed: got.closed, ms: Date.now() - start };
+    });
+    assert.ok(r.closed && r.ms >= 400 && r.ms < 2500, `${r.ms} ms`);
+    logs.push({ text: r.text, log });
+  }
+  assert.deepStrictEqual(logs[1], logs[0]);
+  assert.match(logs[0].text, /now[^]*slow$/);
+  assert.deepStrictEqual(logs[0].log, ['/now timeout=undefined', '/slow timeout=0', 'answer timeout=0', 'socket timeout']);
+});
+
 // Opens a connection that sent one request (answered unless `hold`).
 function connect(port, path) {
   return new Promise((resolve) => {
