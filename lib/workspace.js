@@ -383,6 +383,7 @@ module.exports = {
   giveBack,
   pairStrings,
   pairValue,
+  sameName,
   checkLayout,
   layout,
   EVENT: { MESSAGE_BEGIN: EV_MESSAGE_BEGIN, HEADERS: EV_HEADERS, HEADERS_COMPLETE: EV_HEADERS_COMPLETE,

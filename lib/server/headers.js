@@ -7,6 +7,8 @@
 // or in lowercase are looked up without lowercasing them. And the value of
 // one header among the raw pairs.
 
+const { sameName } = require('../workspace');
+
 const FIRST_WINS = 0;
 const JOIN_COMMA = 1;
 const JOIN_SEMICOLON = 2;
@@ -96,24 +98,11 @@ function rawValue(raw, name) {
   const first = name.charCodeAt(0) | 0x20;
   for (let i = 0; i < raw.length; i += 2) {
     const field = raw[i];
-    if (field.length === length && (field.charCodeAt(0) | 0x20) === first && (field === name || sameName(field, name))) {
+    if (field.length === length && (field.charCodeAt(0) | 0x20) === first && (field === name || sameName(field, 0, name))) {
       return raw[i + 1];
     }
   }
   return undefined;
-}
-
-// Whether two names of one length are the same, ASCII case-insensitive.
-function sameName(a, b) {
-  for (let j = 0; j < a.length; j++) {
-    let x = a.charCodeAt(j);
-    let y = b.charCodeAt(j);
-    if (x === y) continue;
-    if (x >= 0x41 && x <= 0x5a) x += 0x20;
-    if (y >= 0x41 && y <= 0x5a) y += 0x20;
-    if (x !== y) return false;
-  }
-  return true;
 }
 
 module.exports = { headersObject, rawValue };

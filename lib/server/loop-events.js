@@ -13,6 +13,7 @@ const { ServerResponse } = require('./response');
 const seam = require('./seam');
 const diagnostics = require('./diagnostics');
 const wire = require('./wire');
+const { rawValue } = require('./headers');
 const { expressMakers } = require('./express');
 
 const { kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kOnExecute } = HTTPParser;
@@ -54,12 +55,7 @@ function admit(conn, req, res) {
 // Transfer-Encoding)?
 function hasBodyHeaders(req) {
   const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i];
-    if ((name.length === 14 && name.toLowerCase() === 'content-length') ||
-        (name.length === 17 && name.toLowerCase() === 'transfer-encoding')) return true;
-  }
-  return false;
+  return rawValue(raw, 'Content-Length') !== undefined || rawValue(raw, 'Transfer-Encoding') !== undefined;
 }
 
 function refuse(res, status, headers) {
