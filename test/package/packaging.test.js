@@ -35,6 +35,20 @@ test('package.json: no install script, no implicit node-gyp rebuild, run-time de
   }
 });
 
+// A development install (npm install, npm ci) prints EBADENGINE for each
+// locked package whose engines.node refuses the running node. npm test runs
+// on each supported line (scripts/dev/test-lines.js), so each is checked.
+// (package.json's "overrides" pins fastify's light-my-request to 6.6.0, whose
+// cookie 1 admits Node 20; 6.8 takes cookie 2, node >=22.)
+test('development install: no locked package refuses the running node (no EBADENGINE)', () => {
+  const semver = require(require.resolve('semver', { paths: [path.dirname(require.resolve('node-gyp/package.json', { paths: [ROOT] }))] }));
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+  const refusing = Object.entries(lock.packages)
+    .filter(([, entry]) => entry.engines && entry.engines.node && !semver.satisfies(process.version, entry.engines.node))
+    .map(([name, entry]) => `${name} requires node ${entry.engines.node}`);
+  assert.deepEqual(refusing, []);
+});
+
 // The files npm would publish, from npm itself (no scripts run).
 function packList() {
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
