@@ -42,7 +42,7 @@ const { spawnSync } = require('node:child_process');
 const { nodeOf, LINES } = require('./test-lines');
 const { TARGETS } = require('../prebuild');
 const prebuilds = require('./check-prebuilds');
-const { INSTALLED_TESTS } = require('./test-files');
+const { INSTALLED_TESTS, TARBALL_TESTS } = require('./test-files');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PREFIX = 'test:package:';
@@ -359,6 +359,16 @@ function main(opts) {
     check('npm prints no warning (no install script to approve)', !/warn/i.test(install.output), install.output);
     const pkgDir = path.join(app, 'node_modules', 'llhttp-napi');
     check('nothing was compiled at install (no build/)', !fs.existsSync(path.join(pkgDir, 'build')));
+
+    // npm (install, ci twice, rebuild), pnpm and yarn, from the lockfile and
+    // with and without a compiler: none compiles, the prebuild is loaded
+    const managers = run(process.execPath, ['--test', '--test-reporter=tap', ...TARBALL_TESTS],
+      { cwd: ROOT, env: { ...process.env, LLHTTP_NAPI_TARBALL: tarball } });
+    const count = (name) => Number((managers.stdout.match(new RegExp(`^# ${name} (\\d+)`, 'm')) || [])[1]);
+    figures.managersSeconds = +managers.seconds.toFixed(1);
+    check(`${TARBALL_TESTS.join(', ')}: npm, pnpm, yarn 1 and 4 install the prebuild and compile nothing (${count('pass')} passed, ${count('fail')} failed, ${managers.seconds.toFixed(0)} s)`,
+      managers.status === 0 && count('fail') === 0 && count('pass') > 0,
+      managers.stdout.split('\n').filter((l) => /^\s*not ok|^# /.test(l)).join('\n') + '\n' + managers.output.slice(-4000));
 
     // 3. every line serves through the prebuild
     const nodes = [[`system ${process.version}`, process.execPath]];
