@@ -333,6 +333,12 @@ function main(opts) {
       check(`the tarball carries ${file}`, info.files.some((f) => f.path === file),
         info.files.map((f) => f.path).join('\n'));
     }
+    // No package manager compiles a package without a binding.gyp at its
+    // root (scripts/install/gyp-file.js); the build from source uses the copy.
+    check('the tarball has no binding.gyp at its root, and scripts/install/binding.gyp is the checkout\'s',
+      !info.files.some((f) => f.path === 'binding.gyp') &&
+      run('tar', ['xzfO', tarball, 'package/scripts/install/binding.gyp']).stdout === fs.readFileSync(path.join(ROOT, 'binding.gyp'), 'utf8'),
+      info.files.map((f) => f.path).filter((f) => f.endsWith('.gyp')).join('\n'));
     figures.prebuildBytes = Object.fromEntries(info.files.filter((f) => f.path.startsWith('prebuilds/'))
       .map((f) => [f.path.slice('prebuilds/'.length), f.size]));
     check('npm pack left no prebuilds/ in the checkout (postpack)', !fs.existsSync(path.join(ROOT, 'prebuilds')));
@@ -401,6 +407,8 @@ function main(opts) {
       figures.sourceBuildSeconds = +build.seconds.toFixed(1);
       const built = path.join(pkgDir, 'build', 'Release', 'llhttp_napi.node');
       check('npx llhttp-napi-build builds from source with the toolchain', build.status === 0 && fs.existsSync(built), build.output);
+      check('the source build leaves no binding.gyp at the package\'s root (npm would rebuild at the next install)',
+        !fs.existsSync(path.join(pkgDir, 'binding.gyp')));
       if (fs.existsSync(built)) serveEverywhere(app, nodes, bare, built);
     }
   } finally {

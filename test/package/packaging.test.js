@@ -20,8 +20,9 @@ test('package.json: no install script, no implicit node-gyp rebuild, run-time de
   for (const hook of ['preinstall', 'install', 'postinstall']) {
     assert.equal(pkg.scripts[hook], undefined, `${hook} would make npm run a script in every app`);
   }
-  // With binding.gyp at the root and no install script, npm would add
-  // "install": "node-gyp rebuild" by itself.
+  // In a clone, binding.gyp is at the root: without "gypfile": false npm
+  // would add "install": "node-gyp rebuild" to the clone's own install. The
+  // published package carries it elsewhere (scripts/install/gyp-file.js).
   assert.ok(fs.existsSync(path.join(ROOT, 'binding.gyp')));
   assert.equal(pkg.gypfile, false);
   assert.deepEqual(Object.keys(pkg.dependencies).sort(), ['node-addon-api', 'node-gyp-build']);
@@ -60,7 +61,7 @@ function packList() {
 test('the published files: the library, its sources and build script, examples, docs, LICENSE; no developer tool', () => {
   const files = packList().filter((f) => !f.startsWith('prebuilds/'));
   const expected = [
-    'README.md', 'LICENSE', 'package.json', 'binding.gyp',
+    'README.md', 'LICENSE', 'package.json',
     ...['lib', 'src', 'scripts/install', 'examples', 'docs'].flatMap((dir) => {
       return execFileSync('git', ['ls-files', dir], { cwd: ROOT, encoding: 'utf8' }).split('\n');
     }),
@@ -73,6 +74,9 @@ test('the published files: the library, its sources and build script, examples, 
     }
   }
   assert.deepEqual(files, [...new Set(expected)].sort());
+  // No binding.gyp at the tarball's root: npm, pnpm and yarn would compile at
+  // install (test/package/package-managers.test.js installs it with each).
+  assert.ok(!files.includes('binding.gyp'));
   for (const f of files) {
     assert.doesNotMatch(f, /^(test|benchmark|\.ci)\//, f);
     if (f.startsWith('scripts/')) assert.match(f, /^scripts\/install\//, f);
