@@ -2,11 +2,13 @@
 // `npm run test:package` (and .ci/run): the package as a user gets it.
 //
 // 1. `npm pack` (prepack builds the prebuilt binary, postpack removes it from
-//    the checkout): tarball size and files.
+//    the checkout): tarball size and files, no binding.gyp at its root.
 // 2. `npm install <tarball>` into an empty application with a PATH holding
 //    only node, npm, npx and sh (no C compiler, no make, no python3): packages
 //    added, seconds, and everything npm prints, which must hold no warning
-//    and no build.
+//    and no build. Then test/package/package-managers.test.js on the tarball:
+//    npm (ci twice, install from the lockfile, rebuild), pnpm, yarn 1 and 4,
+//    with and without a compiler, none compiling.
 // 3. On every supported line (the node running this, then 22, 24, 26 as
 //    scripts/dev/test-lines.js finds them), an application served through
 //    llhttp-napi: CommonJS with `node -r llhttp-napi/register`, an ES module
