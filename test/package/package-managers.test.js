@@ -7,6 +7,9 @@
 // binary (the file the process maps), the package holds no build/ and no
 // .llhttp/ (llhttp fetched for a build), and the manager printed no build
 // and no warning about one (npm 11's allowScripts, pnpm 10's ignored builds).
+// Linux with glibc only: it reads /proc/self/maps and names the glibc
+// prebuild. (yarn 1 puts node's own folder on its scripts' PATH: where node
+// is /usr/bin/node its scripts find the machine's compiler in any case.)
 //
 // scripts/dev/test-package.js (so .ci/run) runs it with the tarball it packed,
 // in LLHTTP_NAPI_TARBALL; without it, this packs one with this platform's
