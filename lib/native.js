@@ -1,15 +1,15 @@
 'use strict';
 // Loads the compiled addon. Exports the addon, or throws with the reason.
 //
-// Which file: a build from source (build/Release, what a clone's `npm
-// install` and `npx llhttp-napi-build` make) first, else the prebuilt binary
-// for this platform that the published package carries
+// Which file: a build from source (build/Release, what a clone's `npm test`
+// and `npx llhttp-napi-build` make) first, else the prebuilt binary for this
+// platform that the published package carries
 // (prebuilds/<platform>-<arch>/llhttp-napi.napi[.<libc>].node, the names
-// scripts/prebuild.js gives and node-gyp-build, which the install script
-// runs, also finds). Looked up here by name rather than with node-gyp-build
-// at run time: its lookup reads process.config, package.json and directory
-// listings, and loading it cost a process more than the addon's own pages
-// (docs/benchmarks.md, process weight). When neither is there, or the one
+// scripts/prebuild.js gives and node-gyp-build also finds). Looked up here by
+// name rather than with node-gyp-build at run time: its lookup reads
+// process.config, package.json and directory listings, and loading it cost a
+// process more than the addon's own pages (docs/benchmarks.md, process
+// weight). When neither is there, or the one
 // found does not load, the error's first line (which install()'s fallback
 // warning quotes) names what is missing and the command that builds one.
 //

@@ -1,16 +1,23 @@
 'use strict';
 // The node:test files of `npm test` and `npm run test:asan`: every
-// test/**/*.test.js (test/parser, test/install, test/server, test/package),
-// sorted, as paths relative to the checkout.
+// test/**/*.test.js (test/parser, test/install, test/server, test/package)
+// but those run against the packed tarball, sorted, as paths relative to the
+// checkout.
 const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
+// The files run against the packed tarball (scripts/dev/test-package.js
+// gives it in LLHTTP_NAPI_TARBALL): they install it with npm, pnpm and yarn,
+// which npm test does not do.
+const TARBALL_TESTS = ['test/package/package-managers.test.js'];
+
 function testFiles() {
   return fs.readdirSync(path.join(ROOT, 'test'), { recursive: true })
     .filter((f) => f.endsWith('.test.js'))
     .map((f) => path.join('test', f))
+    .filter((f) => !TARBALL_TESTS.includes(f.split(path.sep).join('/')))
     .sort();
 }
 
@@ -19,4 +26,4 @@ function testFiles() {
 // runners): the drop-in's conformance, install() and the clock.
 const INSTALLED_TESTS = ['test/parser/conformance.test.js', 'test/install/install.test.js', 'test/parser/clock.test.js'];
 
-module.exports = { testFiles, INSTALLED_TESTS };
+module.exports = { testFiles, INSTALLED_TESTS, TARBALL_TESTS };

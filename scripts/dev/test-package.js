@@ -2,11 +2,13 @@
 // `npm run test:package` (and .ci/run): the package as a user gets it.
 //
 // 1. `npm pack` (prepack builds the prebuilt binary, postpack removes it from
-//    the checkout): tarball size and files.
+//    the checkout): tarball size and files, no binding.gyp at its root.
 // 2. `npm install <tarball>` into an empty application with a PATH holding
 //    only node, npm, npx and sh (no C compiler, no make, no python3): packages
 //    added, seconds, and everything npm prints, which must hold no warning
-//    and no build.
+//    and no build. Then test/package/package-managers.test.js on the tarball:
+//    npm (ci twice, install from the lockfile, rebuild), pnpm, yarn 1 and 4,
+//    with and without a compiler, none compiling.
 // 3. On every supported line (the node running this, then 22, 24, 26 as
 //    scripts/dev/test-lines.js finds them), an application served through
 //    llhttp-napi: CommonJS with `node -r llhttp-napi/register`, an ES module
@@ -42,7 +44,7 @@ const { spawnSync } = require('node:child_process');
 const { nodeOf, LINES } = require('./test-lines');
 const { TARGETS } = require('../prebuild');
 const prebuilds = require('./check-prebuilds');
-const { INSTALLED_TESTS } = require('./test-files');
+const { INSTALLED_TESTS, TARBALL_TESTS } = require('./test-files');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PREFIX = 'test:package:';
@@ -333,6 +335,12 @@ function main(opts) {
       check(`the tarball carries ${file}`, info.files.some((f) => f.path === file),
         info.files.map((f) => f.path).join('\n'));
     }
+    // No package manager compiles a package without a binding.gyp at its
+    // root (scripts/install/gyp-file.js); the build from source uses the copy.
+    check('the tarball has no binding.gyp at its root, and scripts/install/binding.gyp is the checkout\'s',
+      !info.files.some((f) => f.path === 'binding.gyp') &&
+      run('tar', ['xzfO', tarball, 'package/scripts/install/binding.gyp']).stdout === fs.readFileSync(path.join(ROOT, 'binding.gyp'), 'utf8'),
+      info.files.map((f) => f.path).filter((f) => f.endsWith('.gyp')).join('\n'));
     figures.prebuildBytes = Object.fromEntries(info.files.filter((f) => f.path.startsWith('prebuilds/'))
       .map((f) => [f.path.slice('prebuilds/'.length), f.size]));
     check('npm pack left no prebuilds/ in the checkout (postpack)', !fs.existsSync(path.join(ROOT, 'prebuilds')));
@@ -359,6 +367,16 @@ function main(opts) {
     check('npm prints no warning (no install script to approve)', !/warn/i.test(install.output), install.output);
     const pkgDir = path.join(app, 'node_modules', 'llhttp-napi');
     check('nothing was compiled at install (no build/)', !fs.existsSync(path.join(pkgDir, 'build')));
+
+    // npm (install, ci twice, rebuild), pnpm and yarn, from the lockfile and
+    // with and without a compiler: none compiles, the prebuild is loaded
+    const managers = run(process.execPath, ['--test', '--test-reporter=tap', ...TARBALL_TESTS],
+      { cwd: ROOT, env: { ...process.env, LLHTTP_NAPI_TARBALL: tarball } });
+    const count = (name) => Number((managers.stdout.match(new RegExp(`^# ${name} (\\d+)`, 'm')) || [])[1]);
+    figures.managersSeconds = +managers.seconds.toFixed(1);
+    check(`${TARBALL_TESTS.join(', ')}: npm, pnpm, yarn 1 and 4 install the prebuild and compile nothing (${count('pass')} passed, ${count('fail')} failed, ${managers.seconds.toFixed(0)} s)`,
+      managers.status === 0 && count('fail') === 0 && count('pass') > 0,
+      managers.stdout.split('\n').filter((l) => /^\s*not ok|^# /.test(l)).join('\n') + '\n' + managers.output.slice(-4000));
 
     // 3. every line serves through the prebuild
     const nodes = [[`system ${process.version}`, process.execPath]];
@@ -391,6 +409,8 @@ function main(opts) {
       figures.sourceBuildSeconds = +build.seconds.toFixed(1);
       const built = path.join(pkgDir, 'build', 'Release', 'llhttp_napi.node');
       check('npx llhttp-napi-build builds from source with the toolchain', build.status === 0 && fs.existsSync(built), build.output);
+      check('the source build leaves no binding.gyp at the package\'s root (npm would rebuild at the next install)',
+        !fs.existsSync(path.join(pkgDir, 'binding.gyp')));
       if (fs.existsSync(built)) serveEverywhere(app, nodes, bare, built);
     }
   } finally {

@@ -2,26 +2,27 @@
 'use strict';
 // Builds the addon from source into build/Release, where it is loaded in
 // preference to any prebuilt binary. The package runs no install script:
-//   - on linux-x64 (glibc) the published package carries a prebuilt binary,
-//     and nothing needs building;
+//   - where the published package carries a prebuilt binary for the
+//     platform, nothing needs building;
 //   - elsewhere, an application runs `npx llhttp-napi-build` once (this file,
 //     the package's bin), or adds `"postinstall": "llhttp-napi-build
 //     --if-needed"` to its own scripts (an application's own scripts need no
 //     allowScripts approval);
-//   - in a clone, `npm install` runs it through the `prepare` script, and
+//   - in a clone, `npm test`, `npm run bench` and `npm run soak` run it when
+//     the build is missing or stale (scripts/dev/ensure-build.js), and
 //     `npm run build` rebuilds.
 // It checks the toolchain first and names what is missing, finds (or
 // fetches) llhttp (./llhttp.js), then runs node-gyp with the headers
 // installed beside node when they exist, so that nothing is downloaded from
-// nodejs.org.
+// nodejs.org. In the published package binding.gyp is not at the root
+// (./gyp-file.js says why): it is put there for the build and removed after.
 //
 //   llhttp-napi-build               build (always)
 //   llhttp-napi-build --if-needed   only when no addon loads (prebuilt or built)
-//   llhttp-napi-build --prepare     npm's prepare hook: nothing when npm packs
-//                                   or publishes (prepack makes the prebuild)
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { AT_ROOT, SHIPPED } = require('./gyp-file');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PREFIX = 'llhttp-napi-build:';
@@ -66,12 +67,21 @@ function loadable() {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
-function main(argv) {
-  const npmCommand = process.env.npm_command;
-  if (argv.includes('--prepare') && (npmCommand === 'pack' || npmCommand === 'publish')) {
-    console.log(`${PREFIX} npm ${npmCommand}: no build from source (prepack made the prebuilt binary)`);
-    return;
+// Runs build() with binding.gyp at the package's root: a clone's own, or
+// the published package's copy, put there for the time of the build only
+// (left there, it would make npm, pnpm and yarn rebuild at install).
+function withGypFile(build) {
+  if (fs.existsSync(AT_ROOT)) return build();
+  if (!fs.existsSync(SHIPPED)) fail(`cannot build the addon from source: neither ${AT_ROOT} nor ${SHIPPED} exists`);
+  fs.copyFileSync(SHIPPED, AT_ROOT);
+  try {
+    return build();
+  } finally {
+    fs.rmSync(AT_ROOT, { force: true });
   }
+}
+
+function main(argv) {
   if (argv.includes('--if-needed')) {
     const file = loadable();
     if (file) {
@@ -102,7 +112,7 @@ function main(argv) {
   const args = [...nodeGyp.args, 'rebuild'];
   const nodedir = localNodeDir();
   if (nodedir && !process.env.npm_config_nodedir) args.push('--nodedir=' + nodedir);
-  const result = spawnSync(nodeGyp.cmd, args, { cwd: ROOT, stdio: 'inherit' });
+  const result = withGypFile(() => spawnSync(nodeGyp.cmd, args, { cwd: ROOT, stdio: 'inherit' }));
   if (result.status !== 0) {
     fail('the native build failed (see above). It needs a C/C++ toolchain ' +
       '(gcc or clang, make, python3) and llhttp 9.3 or 9.4.');

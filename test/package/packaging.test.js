@@ -20,8 +20,9 @@ test('package.json: no install script, no implicit node-gyp rebuild, run-time de
   for (const hook of ['preinstall', 'install', 'postinstall']) {
     assert.equal(pkg.scripts[hook], undefined, `${hook} would make npm run a script in every app`);
   }
-  // With binding.gyp at the root and no install script, npm would add
-  // "install": "node-gyp rebuild" by itself.
+  // In a clone, binding.gyp is at the root: without "gypfile": false npm
+  // would add "install": "node-gyp rebuild" to the clone's own install. The
+  // published package carries it elsewhere (scripts/install/gyp-file.js).
   assert.ok(fs.existsSync(path.join(ROOT, 'binding.gyp')));
   assert.equal(pkg.gypfile, false);
   assert.deepEqual(Object.keys(pkg.dependencies).sort(), ['node-addon-api', 'node-gyp-build']);
@@ -35,6 +36,20 @@ test('package.json: no install script, no implicit node-gyp rebuild, run-time de
   }
 });
 
+// A development install (npm install, npm ci) prints EBADENGINE for each
+// locked package whose engines.node refuses the running node. npm test runs
+// on each supported line (scripts/dev/test-lines.js), so each is checked.
+// (package.json's "overrides" pins fastify's light-my-request to 6.6.0, whose
+// cookie 1 admits Node 20; 6.8 takes cookie 2, node >=22.)
+test('development install: no locked package refuses the running node (no EBADENGINE)', () => {
+  const semver = require(require.resolve('semver', { paths: [path.dirname(require.resolve('node-gyp/package.json', { paths: [ROOT] }))] }));
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+  const refusing = Object.entries(lock.packages)
+    .filter(([, entry]) => entry.engines && entry.engines.node && !semver.satisfies(process.version, entry.engines.node))
+    .map(([name, entry]) => `${name} requires node ${entry.engines.node}`);
+  assert.deepEqual(refusing, []);
+});
+
 // The files npm would publish, from npm itself (no scripts run).
 function packList() {
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
@@ -46,7 +61,7 @@ function packList() {
 test('the published files: the library, its sources and build script, examples, docs, LICENSE; no developer tool', () => {
   const files = packList().filter((f) => !f.startsWith('prebuilds/'));
   const expected = [
-    'README.md', 'LICENSE', 'package.json', 'binding.gyp',
+    'README.md', 'LICENSE', 'package.json',
     ...['lib', 'src', 'scripts/install', 'examples', 'docs'].flatMap((dir) => {
       return execFileSync('git', ['ls-files', dir], { cwd: ROOT, encoding: 'utf8' }).split('\n');
     }),
@@ -59,6 +74,9 @@ test('the published files: the library, its sources and build script, examples, 
     }
   }
   assert.deepEqual(files, [...new Set(expected)].sort());
+  // No binding.gyp at the tarball's root: npm, pnpm and yarn would compile at
+  // install (test/package/package-managers.test.js installs it with each).
+  assert.ok(!files.includes('binding.gyp'));
   for (const f of files) {
     assert.doesNotMatch(f, /^(test|benchmark|\.ci)\//, f);
     if (f.startsWith('scripts/')) assert.match(f, /^scripts\/install\//, f);

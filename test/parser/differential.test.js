@@ -127,15 +127,21 @@ test('differential: pause() inside kOnHeadersComplete of an upgrading response',
   assert.deepStrictEqual(drive(HTTPParser, 'REQUEST', req, pause), drive(BuiltinParser, 'REQUEST', req, pause));
 });
 
-// Node 20's binding takes a NULL data pointer for finish(): execute() of an
-// empty view over an ArrayBuffer of its own (new ArrayBuffer(0), a view or
-// Buffer over one, or Buffer.alloc(0) once its .buffer was read) is a
+// Node 20 and 22's binding take a NULL data pointer for finish(): execute()
+// of an empty view over an ArrayBuffer of its own (new ArrayBuffer(0), a view
+// or Buffer over one, or Buffer.alloc(0) once its .buffer was read) is a
 // finish() there: an EOF-terminated body completes, and mid-message it
-// returns HPE_INVALID_EOF_STATE. N-API cannot tell these views from other
-// empty ones; ours returns 0.
-test('differential: execute() of a view over new ArrayBuffer(0) acts as finish() in the built-in', { todo: 'built-in quirk, not emulated' }, () => {
-  const chunks = ['HTTP/1.1 200 OK\r\n\r\nabc', new Uint8Array(new ArrayBuffer(0))];
-  assert.deepStrictEqual(drive(HTTPParser, 'RESPONSE', chunks), drive(BuiltinParser, 'RESPONSE', chunks));
+// returns HPE_INVALID_EOF_STATE. From 24 on the built-in returns 0, as ours
+// does on every line: N-API cannot tell these views from other empty ones
+// (docs/differences.md).
+const EMPTY_VIEW_FINISHES = Number(process.versions.node.split('.')[0]) < 24;
+test(`differential: execute() of a view over new ArrayBuffer(0) returns 0 (the built-in ${EMPTY_VIEW_FINISHES ? 'of this line takes it as finish()' : 'too'})`, () => {
+  const head = 'HTTP/1.1 200 OK\r\n\r\nabc';
+  const chunks = [head, new Uint8Array(new ArrayBuffer(0))];
+  const returnsZero = [['hc', [], undefined, 'OK'], ['body', 'abc'], ['result', 22], ['result', 0]];
+  assert.deepStrictEqual(drive(HTTPParser, 'RESPONSE', chunks), returnsZero);
+  assert.deepStrictEqual(drive(BuiltinParser, 'RESPONSE', chunks),
+    EMPTY_VIEW_FINISHES ? drive(BuiltinParser, 'RESPONSE', [head, 'finish']) : returnsZero);
 });
 
 // With no kOnHeaders function the built-in's Flush() returns before setting
