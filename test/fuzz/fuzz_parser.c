@@ -361,10 +361,9 @@ static void check_events(const lhn_parser *p, const lhn_workspace *ws, const tex
  * Known-name tags: a pair of a flush, of trailers or of a headers complete
  * without the flag carries index + 1 of its name in lhn_known_names() when
  * the name is exactly one of them, else 0. A repeating message's pairs carry
- * 0 or the right tag: the core does not tag them, but a pair may keep the
- * tag it got before a rewind (a pair of an earlier buffer), or get one from
- * the trailers' flush when kOnHeadersComplete is missing (its pairs stay
- * pending and leave with the trailers). A caller that cannot reuse the
+ * 0 (the core does not tag them, lhn_contract.h), except that without
+ * kOnHeadersComplete they stay pending and the trailers' flush, later in the
+ * same call, tags them as it hands them over again. A caller that cannot reuse the
  * previous strings (lib/replay.js when it kept none) makes them of
  * these pairs, tags included: a wrong tag would name a header wrongly. */
 
@@ -396,22 +395,20 @@ static int32_t known_index(const uint8_t *name, size_t len) {
 }
 
 /* Pairs [first, first + count) with their known-name tags. repeats: the pairs
- * of a LHN_HC_REPEATS event; held: its pairs may be tagged by a later flush. */
+ * of a LHN_HC_REPEATS event; held: there is no kOnHeadersComplete, so its
+ * pairs may be tagged by the trailers' flush. */
 static void check_known_tags(const lhn_workspace *ws, const text_t *t, int32_t first, int32_t count,
                              int repeats, int held) {
   size_t n_known;
   lhn_known_names(&n_known);
   ASSERT(n_known <= 255);
-  (void)held;
   for (int32_t i = first; i < first + count; i++) {
     const int32_t *pr = pair_at(ws, i);
     int32_t tag = pr[LHN_PAIR_KNOWN_NAME];
     int32_t want = known_index(t->bytes.d + pr[LHN_PAIR_NAME_START],
                                (size_t)(pr[LHN_PAIR_NAME_END] - pr[LHN_PAIR_NAME_START]));
     if (!repeats) ASSERT(tag == want);
-#ifdef FUZZ_STRICT_REPEAT_TAGS
-    else if (!held) ASSERT(tag == 0); /* as lhn_parser.h words it; see known/README.md */
-#endif
+    else if (!held) ASSERT(tag == 0);
     else ASSERT(tag == 0 || tag == want);
     if (tag) g_known_tags++;
   }
