@@ -420,6 +420,31 @@ static void test_repeats(void) {
   lhn_parser_destroy(&p);
 }
 
+/* Responses with no status text and no headers: heads of no bytes, which
+ * the repeat record records and finds repeated like others (the fuzz
+ * harness's empty-head-repeats, under test-core.js --sanitize). */
+static void test_empty_heads_repeat(void) {
+  static const char msg[] = "HTTP/1.1 200 \r\nContent-Length: 0\r\n\r\n";
+  static const char bare[] = "HTTP/1.1 204 \r\n\r\n";
+  lhn_parser p;
+  lhn_result r;
+  new_parser(&p, HTTP_RESPONSE, 16384, 0);
+  int32_t flags = 0;
+  for (int i = 1; i <= LHN_RECORD_EVERY + 1; i++) {
+    exec(&p, bare, sizeof bare - 1, &r);
+    CHECK(r.error == HPE_OK && event_count() == 3);
+    flags = event(1)[LHN_EV_FLAGS];
+    CHECK(text_is(event(1)[LHN_EV_TEXT_START], event(1)[LHN_EV_TEXT_END], ""));
+    CHECK(event(1)[LHN_EV_PAIR_COUNT] == 0);
+    CHECK(((flags & LHN_HC_RECORDED) != 0) == (i == LHN_RECORD_EVERY));
+  }
+  CHECK((flags & LHN_HC_REPEATS) != 0);
+  /* a head with a header after it: no repeat */
+  exec(&p, msg, sizeof msg - 1, &r);
+  CHECK(r.error == HPE_OK && (event(1)[LHN_EV_FLAGS] & LHN_HC_REPEATS) == 0);
+  lhn_parser_destroy(&p);
+}
+
 /* Every well-known name is found as itself, and a near miss is not (names
  * given as trailers, which llhttp does not interpret). */
 static void test_known_names(void) {
@@ -762,6 +787,7 @@ int main(void) {
   test_upgrade();
   test_zero_alloc_when_warm();
   test_repeats();
+  test_empty_heads_repeat();
   test_known_names();
   test_method_names();
   test_null_empty_fragment();
