@@ -265,8 +265,9 @@ function fuzz(opts) {
       if (ms.length) execs += Number(ms[ms.length - 1][1]);
     }
   }
-  // (fork mode prints no stats of its own: its total is in its wrap-up line)
-  const forked = [...err.matchAll(/INFO: fuzzed for (\d+) iterations/g)];
+  // (fork mode prints no stats of its own: its total is in its last
+  // progress line, "#N: cov: ...")
+  const forked = [...err.matchAll(/^#(\d+): cov: /gm)];
   if (execs === 0 && forked.length) execs = Number(forked[forked.length - 1][1]);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   const corpus = filesIn(work).length;
