@@ -3,7 +3,9 @@
 // clang -fsanitize=fuzzer,address,undefined and runs it.
 //
 //   npm run fuzz -- [seconds]              fuzz for that long (default 60)
-//   node scripts/dev/fuzz.js --ci          CI mode: replay the seeds, then ~60 s of fuzzing
+//   node scripts/dev/fuzz.js --ci          CI mode: replay the seeds and regressions, then
+//                                          100,000 executions that are the same on every run
+//                                          (--runs N for another count, -- -seed=S another seed)
 //   node scripts/dev/fuzz.js --runs N      stop after N executions instead of a time
 //   node scripts/dev/fuzz.js --jobs N      N parallel fuzzing processes (-jobs/-workers)
 //   node scripts/dev/fuzz.js --repro FILE  run one input (e.g. a crash-* artifact)
@@ -19,10 +21,27 @@
 //   tags it checked (to see that a run reached them)
 //
 // The seeds are in test/fuzz/corpus (node test/fuzz/make-corpus.js rewrites
-// them); new inputs go to test/fuzz/build/corpus, crashes to
-// test/fuzz/build/artifacts/. Needs Debian's clang (clang-14) and its
-// libFuzzer runtime (libclang-rt-14-dev); as root with apt-get, the script
-// installs what is missing and says so.
+// them); new inputs go to test/fuzz/build/corpus, which later runs start from
+// too, crashes to test/fuzz/build/artifacts/.
+//
+// CI mode is deterministic: libFuzzer's path depends on its seed and on the
+// corpus it starts from, in the order it reads it. So it starts from the seeds
+// alone, read-only and named in a list in name order (-seed_inputs): libFuzzer
+// shuffles them with its seeded generator, then sorts them by size, keeping
+// that order among equal sizes, so a directory's order (a file system's hash
+// order, which differs between clones) would decide which of two inputs of
+// the same size is kept. New inputs go to test/fuzz/build/ci-corpus, emptied
+// first; no time limit and no periodic reload of the corpus (-reload=0), which
+// are clock-driven; and no mutations from the operands of the code's
+// comparisons (-use_cmp=0): some are heap addresses (a span's place in its
+// fragment), which differ between runs, with or without ASLR. It prints a
+// fingerprint of the path (each new input's run number, coverage and
+// mutations): two runs of the same code print the same.
+//
+// Needs Debian's clang (clang-14) and its libFuzzer runtime
+// (libclang-rt-14-dev); as root with apt-get, the script installs what is
+// missing and says so.
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -35,6 +54,8 @@ const EXE = path.join(BUILD, 'fuzz_parser');
 const SEEDS = path.join(FUZZ, 'corpus');
 const REGRESSIONS = path.join(FUZZ, 'regressions');
 const WORK = path.join(BUILD, 'corpus');
+const CI_WORK = path.join(BUILD, 'ci-corpus');
+const CI_RUNS = 100000;
 const ARTIFACTS = path.join(BUILD, 'artifacts');
 const DICT = path.join(FUZZ, 'http.dict');
 
@@ -179,8 +200,27 @@ function replay(files, label) {
   console.log(`fuzz: replayed ${files.length} ${label}: ok`);
 }
 
+// CI mode's input: the seeds, as a list in name order (see the top).
+function seedList() {
+  const list = path.join(BUILD, 'ci-seeds.txt');
+  fs.writeFileSync(list, filesIn(SEEDS).sort().join(','));
+  return `-seed_inputs=@${list}`;
+}
+
+// A fingerprint of libFuzzer's path: its progress lines without the
+// clock-driven figures (executions per second, memory).
+function pathFingerprint(log) {
+  const steps = log.split('\n').filter((l) => /^#\d+\s+(INITED|NEW|REDUCE|DONE)\s/.test(l))
+    .map((l) => l.replace(/ exec\/s: \d+| rss: \d+Mb/g, ''));
+  const last = steps.length ? steps[steps.length - 1].replace(/\s+/g, ' ') : 'none';
+  return `${crypto.createHash('sha256').update(steps.join('\n')).digest('hex').slice(0, 16)}` +
+    ` (${steps.length} steps; last: ${last})`;
+}
+
 function fuzz(opts) {
-  fs.mkdirSync(WORK, { recursive: true });
+  const work = opts.ci ? CI_WORK : WORK;
+  if (opts.ci) fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(work, { recursive: true });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const args = [
     `-max_len=${process.env.FUZZ_MAX_LEN || 4096}`,
@@ -188,10 +228,17 @@ function fuzz(opts) {
     `-artifact_prefix=${ARTIFACTS}/`,
   ];
   if (fs.existsSync(DICT)) args.push(`-dict=${DICT}`);
-  if (opts.runs > 0) args.push(`-runs=${opts.runs}`);
-  else args.push(`-max_total_time=${opts.seconds}`);
+  if (opts.ci) {
+    if (!opts.extra.some((a) => a.startsWith('-seed='))) args.push('-seed=1');
+    args.push(`-runs=${opts.runs || CI_RUNS}`, '-reload=0', '-use_cmp=0', seedList());
+  } else if (opts.runs > 0) {
+    args.push(`-runs=${opts.runs}`);
+  } else {
+    args.push(`-max_total_time=${opts.seconds}`);
+  }
   if (opts.jobs > 1) args.push(`-jobs=${opts.jobs}`, `-workers=${opts.jobs}`);
-  args.push(...opts.extra, WORK, SEEDS);
+  args.push(...opts.extra, work);
+  if (!opts.ci) args.push(SEEDS);
   console.log(`fuzz: ${path.relative(ROOT, EXE)} ${args.join(' ')}`);
   console.log(`fuzz: libFuzzer output in ${path.relative(ROOT, path.join(BUILD, 'last-run.log'))}`);
   const started = Date.now();
@@ -218,12 +265,14 @@ function fuzz(opts) {
       if (ms.length) execs += Number(ms[ms.length - 1][1]);
     }
   }
-  // (fork mode prints no stats of its own: its total is in its wrap-up line)
-  const forked = [...err.matchAll(/INFO: fuzzed for (\d+) iterations/g)];
+  // (fork mode prints no stats of its own: its total is in its last
+  // progress line, "#N: cov: ...")
+  const forked = [...err.matchAll(/^#(\d+): cov: /gm)];
   if (execs === 0 && forked.length) execs = Number(forked[forked.length - 1][1]);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  const corpus = filesIn(WORK).length;
+  const corpus = filesIn(work).length;
   console.log(`fuzz: ${execs} executions in ${seconds} s, corpus ${corpus} inputs, exit ${r.status}`);
+  if (opts.ci) console.log(`fuzz: path ${pathFingerprint(err)}`);
   if (r.status === 72 && filesIn(ARTIFACTS).length === 0) {
     console.log('fuzz: interrupted');
     return;
@@ -238,11 +287,13 @@ function fuzz(opts) {
 
 function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (opts.ci && !process.argv.slice(2).some((a) => /^\d+$/.test(a) || a === '--seconds')) opts.seconds = 55;
+  if (opts.ci && opts.jobs > 1) throw new Error('fuzz: --ci runs one job (jobs share inputs as they come)');
   build(opts.rev);
   if (opts.build) return;
   if (opts.repro) {
-    const r = spawnSync(EXE, [opts.repro], { env: sanitizerEnv(), stdio: 'inherit' });
+    // (a crash's artifact goes where the others go, not into the working directory)
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const r = spawnSync(EXE, [`-artifact_prefix=${ARTIFACTS}/`, opts.repro], { env: sanitizerEnv(), stdio: 'inherit' });
     process.exit(r.status === null ? 1 : r.status);
   }
   replay(filesIn(SEEDS), 'seeds');

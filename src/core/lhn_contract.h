@@ -52,7 +52,11 @@
 
 /* Slots of a header pair, LHN_PAIR_SLOTS int32 values each (prefix PAIR_):
  * name and value as text offsets (the value's trailing spaces and tabs
- * trimmed), and the well-known name it has (lhn_known.h) as index + 1, or 0. */
+ * trimmed), and the well-known name it has (lhn_known.h) as index + 1, or 0.
+ * The pairs of a HEADERS_COMPLETE with HC_REPEATS are not looked up: their
+ * KNOWN_NAME is 0 (the caller hands out the previous message's strings),
+ * unless the caller has no kOnHeadersComplete, when they stay pending and
+ * the trailers' flush, handing them over again, gives them their names. */
 #define LHN_PAIR_SLOT_LIST(X)                                                   \
   X(NAME_START, 0, "") X(NAME_END, 1, "")                                       \
   X(VALUE_START, 2, "") X(VALUE_END, 3, "")                                     \

@@ -2,7 +2,8 @@
  * Well-known header names: a header pair whose name is exactly one of them
  * (as usually written, or in lower case) carries its index + 1 in the
  * pair's KNOWN_NAME slot, so that a caller can hand out a string made once
- * instead of cutting a new one per message.
+ * instead of cutting a new one per message (but for a repeating head's
+ * pairs, which need no strings: lhn_contract.h).
  */
 #ifndef LHN_KNOWN_H
 #define LHN_KNOWN_H

@@ -134,6 +134,54 @@ static void test_flush_at_32(void) {
   lhn_parser_destroy(&p);
 }
 
+/* 62 fields, then a 63rd name that llhttp rejects (a byte above 0x7f). The
+ * 32nd field's flush comes with the first piece of its name that llhttp
+ * hands over: whole, the rejected name is never handed over, so one flush
+ * (the 32nd field's), then the error; cut inside the name, its first piece
+ * flushes the 31 pairs before it, then the rest fails at the same byte. No
+ * pair of the rejected name is ever delivered. (The fuzz harness's finding
+ * headers-flushed-then-bad-name-in-pieces: the core was right.) */
+static void test_rejected_name_after_flushes(void) {
+  char msg[2048];
+  size_t n = (size_t)sprintf(msg, "GET /u HTTP/1.1\r\n");
+  for (int i = 0; i < 62; i++) n += (size_t)sprintf(msg + n, "H%d: v%d\r\n", i, i);
+  size_t bad = n + 3;
+  n += (size_t)sprintf(msg + n, "Bad\x86name: x\r\n\r\n");
+  /* cut: 0 whole; before the name; after its first byte; before the bad byte */
+  const size_t cuts[] = {0, bad - 3, bad - 2, bad};
+  for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+    size_t cut = cuts[c];
+    int in_name = cut > bad - 3;
+    lhn_parser p;
+    lhn_result r;
+    new_parser(&p, HTTP_REQUEST, 16384, 0);
+    uint32_t flushes = 0;
+    int last_pair_ok = 1;
+    size_t from = 0;
+    const size_t ends[2] = {cut, n};
+    for (int k = cut == 0 ? 1 : 0; k < 2; k++) {
+      exec(&p, msg + from, ends[k] - from, &r);
+      for (uint32_t i = 0; i < event_count(); i++) {
+        const int32_t *ev = event(i);
+        if (ev[LHN_EV_KIND] != LHN_EV_HEADERS) continue;
+        flushes++;
+        CHECK(ev[LHN_EV_PAIR_COUNT] == 31);
+        /* the flush's last pair: H30, then H61 */
+        const int32_t *last = pair(ev[LHN_EV_FIRST_PAIR] + 30);
+        last_pair_ok &= text_is(last[LHN_PAIR_NAME_START], last[LHN_PAIR_NAME_END], flushes == 1 ? "H30" : "H61");
+      }
+      if (k == 0) CHECK(r.error == HPE_OK && r.bytes_parsed == cut);
+      from = ends[k];
+    }
+    CHECK(flushes == (in_name ? 2u : 1u));
+    CHECK(last_pair_ok);
+    CHECK(r.error == HPE_INVALID_HEADER_TOKEN);
+    CHECK(r.code && strcmp(r.code, "HPE_INVALID_HEADER_TOKEN") == 0);
+    CHECK(cut + r.bytes_parsed == bad);
+    lhn_parser_destroy(&p);
+  }
+}
+
 /* Without kOnHeaders the 32nd field's flush hands nothing over: the URL
  * stays and the message keeps the fast path (pairs and URL at headers
  * complete), as in the built-in. */
@@ -324,6 +372,8 @@ static void test_repeats(void) {
   CHECK(hc[LHN_EV_MESSAGE_NUMBER] == number_a + 1);
   CHECK((hc[LHN_EV_FLAGS] & LHN_HC_REPEATS) != 0);
   CHECK((hc[LHN_EV_FLAGS] & LHN_HC_RECORDED) == 0);
+  /* a repeating head's pairs are not looked up (lhn_contract.h) */
+  CHECK(known_tag(hc[LHN_EV_FIRST_PAIR]) == 0 && known_tag(hc[LHN_EV_FIRST_PAIR] + 1) == 0);
   /* in pieces: the same */
   exec(&p, a, 20, &r);
   exec(&p, a + 20, strlen(a) - 20, &r);
@@ -367,6 +417,31 @@ static void test_repeats(void) {
   const int32_t *tr = event(2);
   CHECK(tr[LHN_EV_KIND] == LHN_EV_HEADERS && tr[LHN_EV_PAIR_COUNT] == 1);
   CHECK(known_tag(tr[LHN_EV_FIRST_PAIR]) > 0 && strcmp(known[known_tag(tr[LHN_EV_FIRST_PAIR]) - 1], "Host") == 0);
+  lhn_parser_destroy(&p);
+}
+
+/* Responses with no status text and no headers: heads of no bytes, which
+ * the repeat record records and finds repeated like others (the fuzz
+ * harness's empty-head-repeats, under test-core.js --sanitize). */
+static void test_empty_heads_repeat(void) {
+  static const char msg[] = "HTTP/1.1 200 \r\nContent-Length: 0\r\n\r\n";
+  static const char bare[] = "HTTP/1.1 204 \r\n\r\n";
+  lhn_parser p;
+  lhn_result r;
+  new_parser(&p, HTTP_RESPONSE, 16384, 0);
+  int32_t flags = 0;
+  for (int i = 1; i <= LHN_RECORD_EVERY + 1; i++) {
+    exec(&p, bare, sizeof bare - 1, &r);
+    CHECK(r.error == HPE_OK && event_count() == 3);
+    flags = event(1)[LHN_EV_FLAGS];
+    CHECK(text_is(event(1)[LHN_EV_TEXT_START], event(1)[LHN_EV_TEXT_END], ""));
+    CHECK(event(1)[LHN_EV_PAIR_COUNT] == 0);
+    CHECK(((flags & LHN_HC_RECORDED) != 0) == (i == LHN_RECORD_EVERY));
+  }
+  CHECK((flags & LHN_HC_REPEATS) != 0);
+  /* a head with a header after it: no repeat */
+  exec(&p, msg, sizeof msg - 1, &r);
+  CHECK(r.error == HPE_OK && (event(1)[LHN_EV_FLAGS] & LHN_HC_REPEATS) == 0);
   lhn_parser_destroy(&p);
 }
 
@@ -702,6 +777,7 @@ int main(void) {
   test_request();
   test_every_split();
   test_flush_at_32();
+  test_rejected_name_after_flushes();
   test_without_on_headers();
   test_without_on_headers_complete();
   test_header_overflow();
@@ -711,6 +787,7 @@ int main(void) {
   test_upgrade();
   test_zero_alloc_when_warm();
   test_repeats();
+  test_empty_heads_repeat();
   test_known_names();
   test_method_names();
   test_null_empty_fragment();

@@ -107,6 +107,32 @@ static void test_layout(void) {
   lhn_repeat_free(&rs, &libc);
 }
 
+/* A head of no bytes (a response with no status text and no headers: the
+ * parser passes NULL bytes) is recorded and repeats like any other, without
+ * handing NULL to memcpy or memcmp (undefined even for 0 bytes: UBSan's
+ * nonnull-attribute, under test-core.js --sanitize). */
+static void test_empty_head(void) {
+  lhn_repeat_state rs;
+  lhn_repeat_init(&rs);
+  rs.skip = 0;
+  lhn_head empty;
+  memset(&empty, 0, sizeof empty);
+  empty.base = 7;
+  empty.text_start = empty.text_end = 7;
+  int32_t no_pairs[LHN_PAIR_SLOTS] = {0};
+  empty.pairs = no_pairs;
+  CHECK(lhn_repeat_check(&rs, &empty, &libc) == LHN_HEAD_RECORDED);
+  CHECK(lhn_repeat_check(&rs, &empty, &libc) == LHN_HEAD_REPEATS);
+  /* a head with bytes is no repeat of it, nor is the empty one of that */
+  made_head a;
+  make(&a, "/", 0, "");
+  CHECK(lhn_repeat_check(&rs, &a.head, &libc) != LHN_HEAD_REPEATS);
+  rs.skip = 0;
+  CHECK(lhn_repeat_check(&rs, &a.head, &libc) == LHN_HEAD_RECORDED);
+  CHECK(lhn_repeat_check(&rs, &empty, &libc) != LHN_HEAD_REPEATS);
+  lhn_repeat_free(&rs, &libc);
+}
+
 /* More than LHN_REPEAT_MAX_PAIRS pairs: never recorded. */
 static void test_too_many_pairs(void) {
   lhn_repeat_state rs;
@@ -151,6 +177,7 @@ static void test_out_of_memory(void) {
 int main(void) {
   test_record_every();
   test_layout();
+  test_empty_head();
   test_too_many_pairs();
   test_out_of_memory();
   return report("repeat record");

@@ -78,23 +78,29 @@ const RESPONSES = [
 
 // Streams of messages whose heads repeat (LHN_HC_REPEATS) or nearly do,
 // and names that are or are not well known in some spelling. Each is seeded
-// with every configuration and with a handler missing.
+// with every configuration and with a handler missing. The core records one
+// head in LHN_RECORD_EVERY (src/core/lhn_repeat.h): a stream repeats a head
+// REPEATED times so that the last ones are claimed to repeat.
 const many = (n, f) => Array.from({ length: n }, (_, i) => f(i)).join('');
+const LHN_RECORD_EVERY = 4;
+const REPEATED = LHN_RECORD_EVERY + 2;
 const REPEATING = [
-  { type: 'request', data: many(3, () => 'GET /r HTTP/1.1\r\nHost: a\r\nAccept: */*\r\nUser-Agent: u\r\n\r\n') },
+  { type: 'request', data: many(REPEATED, () => 'GET /r HTTP/1.1\r\nHost: a\r\nAccept: */*\r\nUser-Agent: u\r\n\r\n') },
   // the same bytes laid out differently, then trailing blanks that trimming hides
   { type: 'request', data: 'GET / HTTP/1.1\r\nab: c\r\n\r\nGET / HTTP/1.1\r\na: bc\r\n\r\n' +
-    'GET / HTTP/1.1\r\na: bc \r\n\r\nGET / HTTP/1.1\r\na: bc\t\r\n\r\nGET / HTTP/1.1\r\na: bc\r\n\r\n' },
-  { type: 'request', data: many(2, () => 'POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n' +
+    'GET / HTTP/1.1\r\na: bc \r\n\r\nGET / HTTP/1.1\r\na: bc\t\r\n\r\n' +
+    many(REPEATED, () => 'GET / HTTP/1.1\r\na: bc\r\n\r\n') },
+  { type: 'request', data: many(REPEATED, () => 'POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n' +
     '1\r\na\r\n0\r\nTrailer-A: 1\r\n\r\n') },
-  // more than 31 fields: flushed early, never repeating (nor is the next one)
+  // more than 31 fields: flushed early, never repeating (nor is the next one);
+  // then a short head, repeated
   { type: 'request', data: many(2, () => 'GET /f HTTP/1.1\r\n' + many(33, (i) => `H${i}: v\r\n`) + '\r\n') +
-    many(2, () => 'GET /f HTTP/1.1\r\nH: v\r\n\r\n') },
+    many(REPEATED, () => 'GET /f HTTP/1.1\r\nH: v\r\n\r\n') },
   { type: 'request', data: 'GET / HTTP/1.1\r\nhost: a\r\nHOST: b\r\nContent-Type: x\r\ncontent-type: y\r\n' +
     'Content-type: z\r\nX-Unknown: z\r\nAccess-Control-Allow-Origin: *\r\nTE: t\r\n\r\n' },
-  { type: 'response', data: many(3, () => 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nServer: s\r\n\r\nok') },
-  { type: 'response', data: 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 Fine\r\nContent-Length: 0\r\n\r\n' +
-    'HTTP/1.1 200 Fine\r\nContent-Length: 0\r\n\r\n' },
+  { type: 'response', data: many(REPEATED, () => 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nServer: s\r\n\r\nok') },
+  { type: 'response', data: 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n' +
+    many(REPEATED, () => 'HTTP/1.1 200 Fine\r\nContent-Length: 0\r\n\r\n') },
 ];
 
 // The harness's handler bits ride in the high byte of the lenient flags

@@ -546,6 +546,28 @@ for (const [name, HTTPParser, mod] of PARSERS) {
         ]);
       });
 
+      // The 32nd field's flush comes with the first piece of its name that
+      // llhttp hands over. A 63rd name that llhttp rejects (a byte above 0x7f)
+      // is never handed over whole, so there is no second flush; cut inside
+      // it, its first piece flushes the 31 pairs before it, then the next
+      // piece fails where the whole one did.
+      it('62 headers then a rejected name: its first piece flushes only when the name is cut', () => {
+        const [H62raw, H62] = manyHeaders(62);
+        const input = Buffer.from(`GET /u HTTP/1.1\r\n${H62raw}Bad\x86name: x\r\n\r\n`, 'latin1');
+        const at = input.indexOf(0x86);
+        // (the error of an execute() that began at `from`)
+        const bad = (from) => err('HPE_INVALID_HEADER_TOKEN', 'Invalid header token', at - from);
+        assert.deepEqual(run('request', [input]), [BEGIN, flush(H62.slice(0, 62), '/u'), bad(0)]);
+        const inTwo = (cut) => run('request', [input.subarray(0, cut), input.subarray(cut)]);
+        // cut before the name: as whole
+        assert.deepEqual(inTwo(at - 3), [BEGIN, flush(H62.slice(0, 62), '/u'), exec(at - 3), bad(at - 3)]);
+        // cut inside it: "B", "Bad"
+        for (const cut of [at - 2, at]) {
+          assert.deepEqual(inTwo(cut), [BEGIN, flush(H62.slice(0, 62), '/u'), flush(H62.slice(62), ''),
+                                        exec(cut), bad(cut)], `cut at ${cut}`);
+        }
+      });
+
       it('response with 64 headers + body (flush url is "")', () => {
         assert.deepEqual(run('response', `HTTP/1.1 200 OK\r\n${H64raw}Content-Length: 1\r\n\r\nx`), [
           BEGIN, flush(H64.slice(0, 62), ''), flush(H64.slice(62, 124), ''),
