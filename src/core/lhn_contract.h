@@ -84,10 +84,15 @@
   X(HANDLERS, 8, "lhn_parser_set_handlers() with HANDLERS")                     \
   X(MAX_PAIRS, 16, "lhn_parser_set_max_header_pairs() with MAX_PAIRS")
 
-/* Which of the caller's handlers exist (prefix HAS_). */
+/* Which of the caller's handlers exist (prefix HAS_): the first two change
+ * how the core keeps headers; all of them tell whether a call's events call
+ * a handler (lhn_parser_calls_handlers()). */
 #define LHN_HANDLER_LIST(X)                                                     \
   X(ON_HEADERS, 1, "kOnHeaders")                                                \
-  X(ON_HEADERS_COMPLETE, 2, "kOnHeadersComplete")
+  X(ON_HEADERS_COMPLETE, 2, "kOnHeadersComplete")                               \
+  X(ON_MESSAGE_BEGIN, 4, "kOnMessageBegin")                                     \
+  X(ON_BODY, 8, "kOnBody")                                                      \
+  X(ON_MESSAGE_COMPLETE, 16, "kOnMessageComplete")
 
 /* What a rewind changes at its event (prefix REWIND_). */
 #define LHN_REWIND_LIST(X)                                                      \
@@ -122,7 +127,8 @@ enum lhn_handler { LHN_HANDLER_LIST(LHN_X_HAS) };
 enum lhn_rewind_action { LHN_REWIND_LIST(LHN_X_REWIND) };
 enum lhn_seam_number { LHN_SEAM_LIST(LHN_X_SEAM) };
 
-#define LHN_HAS_ALL (LHN_HAS_ON_HEADERS | LHN_HAS_ON_HEADERS_COMPLETE)
+#define LHN_HAS_ALL (LHN_HAS_ON_HEADERS | LHN_HAS_ON_HEADERS_COMPLETE | LHN_HAS_ON_MESSAGE_BEGIN | \
+                     LHN_HAS_ON_BODY | LHN_HAS_ON_MESSAGE_COMPLETE)
 
 /* A call names the parser it parses with (its id) and the workspace it
  * borrows (its depth) by one number, its address: id * LHN_MAX_DEPTH +
