@@ -61,7 +61,10 @@
 
 /* Int32 slots of a workspace's state block, shared with JavaScript
  * (prefix WS_): commands and their arguments that JavaScript writes for the
- * parser it is about to call, and what the call left. */
+ * parser it is about to call, and what the call left. Depth 0's block is
+ * also the thread's call block: the numbers a call of the addon takes
+ * (ADDRESS, LENGTH), written just before it, where a typed-array store costs
+ * less than an N-API argument read. */
 #define LHN_WORKSPACE_SLOT_LIST(X)                                              \
   X(COMMANDS, 0, "JS -> native: CMD_* bits, applied as the call begins")       \
   X(TYPE, 1, "JS -> native: parser type for CMD_RESET")                         \
@@ -73,8 +76,10 @@
   X(NREAD, 7, "native -> JS: bytes parsed, as the built-in counts them")        \
   X(ERROR, 8, "native -> JS: llhttp error number, 0 when none")                 \
   X(UPGRADED, 9, "native -> JS: an upgrade stopped the call")                   \
-  X(GENERATION, 10, "native -> JS: bumped when the event list or pair table moved")
-#define LHN_WORKSPACE_SLOTS 12
+  X(GENERATION, 10, "native -> JS: bumped when the event list or pair table moved") \
+  X(ADDRESS, 11, "JS -> native, depth 0's block only: the next call's address") \
+  X(LENGTH, 12, "JS -> native, depth 0's block only: execute()'s byte count")
+#define LHN_WORKSPACE_SLOTS 14
 
 /* Commands a caller leaves for a parser (prefix CMD_). */
 #define LHN_COMMAND_LIST(X)                                                     \
