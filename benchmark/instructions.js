@@ -56,7 +56,7 @@ async function measureWorkload({ dir, len, frags, vary, n1, n2, onProgress }) {
   for (const parser of common.PARSERS) {
     onProgress(`callgrind ${parser}, ${vary ? 'distinct' : 'repeated'} (n=${n1} and n=${n2})`);
     out.parsers[parser] = await perMessage({ dir, tag: `${parser}.${vary}`, n1, n2,
-      argvOf: (n) => [process.execPath, '--perf-basic-prof', bench, `--parser=${parser}`, ...settings, `n=${n}`] });
+      argvOf: (n) => [process.execPath, '--single-threaded', '--perf-basic-prof', bench, `--parser=${parser}`, ...settings, `n=${n}`] });
   }
   if (vary === 0) {
     try {

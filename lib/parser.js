@@ -6,8 +6,9 @@
 // One native crossing per execute(): the parser borrows a workspace of this
 // thread (./workspace.js), the C core parses the whole buffer and records its
 // events there, and the parser delivers them to its kOn* handlers as the
-// built-in calls them, in the async context of initialize() (entered by the
-// addon: one callback scope per call, as the built-in's C++ enters it). When a handler
+// built-in calls them, in the async context of initialize() (one scope per
+// call: an AsyncResource's, entered here, or, once an init hook was seen,
+// the addon's, entered natively; see jsAsyncScope()). When a handler
 // changes the course of parsing (kOnHeadersComplete answering 1 or 2, a
 // handler throwing), the core rewinds and re-parses up to that event. The
 // parser owns its native state (an id of the seam's, ./workspace.js), the
@@ -17,6 +18,7 @@
 // ./read-path.js; other modules ask it through the named hooks of
 // ./parser-hooks.js.
 
+const { AsyncResource } = require('node:async_hooks');
 const workspace = require('./workspace');
 const { Head } = require('./head');
 const { MessageClock, sinceMs } = require('./clock');
@@ -27,7 +29,10 @@ const line = require('./node-line');
 
 const { MESSAGE_BEGIN, HEADERS, HEADERS_COMPLETE, BODY, MESSAGE_COMPLETE } = workspace.EVENT;
 const { CMD_RESET, CMD_PAUSE, CMD_RESUME, CMD_HANDLERS, CMD_MAX_PAIRS, HAS_ON_HEADERS,
-  HAS_ON_HEADERS_COMPLETE, HPE_USER } = workspace.layout;
+  HAS_ON_HEADERS_COMPLETE, HAS_ON_MESSAGE_BEGIN, HAS_ON_BODY, HAS_ON_MESSAGE_COMPLETE, HPE_USER } = workspace.layout;
+// The core's handler bits of a new parser: every handler.
+const HAS_ALL = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE | HAS_ON_MESSAGE_BEGIN | HAS_ON_BODY |
+  HAS_ON_MESSAGE_COMPLETE;
 const { REQUEST, RESPONSE, kOnMessageBegin, kOnHeaders, kOnHeadersComplete, kOnBody,
   kOnMessageComplete, kOnExecute } = line.statics;
 // The running line's behaviours (./node-line.js), as constants of this module.
@@ -35,6 +40,8 @@ const { limitsHeaderPairs, keepsHandlers, handlerLookupDropsException, headersTh
   headersThrowHidesResult } = line;
 
 const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
+// AsyncResource options of jsAsyncScope(), one object for every initialize().
+const MANUAL_DESTROY = Object.freeze({ requireManualDestroy: true });
 const MAX_INT32 = 2 ** 31 - 1;
 const EMPTY = Buffer.alloc(0);
 // A finish() called from inside a handler, kept for later (see queueNested()).
@@ -48,6 +55,30 @@ function maxHeaderSizeOption() {
   // --max-http-header-size, as the built-in reads it for a size of 0.
   if (defaultMaxHeaderSize === 0) defaultMaxHeaderSize = require('node:http').maxHeaderSize;
   return defaultMaxHeaderSize;
+}
+
+// Whether an async_hooks init hook was ever seen listening (see
+// jsAsyncScope()): from then on every context is the addon's.
+let initHooksSeen = false;
+
+// The async context of an initialize() made in JavaScript, or null when an
+// init hook listens. The built-in's init hook gets initialize()'s resource;
+// where no init hook listens, nobody sees that init, and an AsyncResource
+// gives the handlers the same as the addon's context would (async ids and
+// trigger, the AsyncLocalStorage frame of initialize(), before, after and
+// destroy hooks; only executionAsyncResource() is that object instead of the
+// resource, docs/differences.md) for less: it is entered from JavaScript,
+// and exceptions leave the handlers as thrown. AsyncResource's constructor
+// refuses an empty type exactly when an init hook listens: that is the
+// probe, and its answer is kept (one exception, not one per initialize()).
+function jsAsyncScope() {
+  if (initHooksSeen) return null;
+  try {
+    return new AsyncResource('', MANUAL_DESTROY);
+  } catch {
+    initHooksSeen = true;
+    return null;
+  }
 }
 
 function toBytes(data) {
@@ -88,8 +119,10 @@ class HTTPParser {
     this._closed = false;
     // Handlers run in the async context initialize() was called in, as the
     // built-in's do (AsyncLocalStorage stores included): the addon makes it
-    // with initialize()'s resource, which the parser holds meanwhile.
+    // with initialize()'s resource, which the parser holds meanwhile, or,
+    // where no init hook can see it, this module (jsAsyncScope()).
     this._resource = null;
+    this._scope = null;           // that AsyncResource, or null: the addon's
     this._initCount = 0;          // initialize() calls, see deliverAll()
     this._destroyed = true;
     this._silenced = false;       // remove() from 24 on: no events until initialize()
@@ -99,7 +132,7 @@ class HTTPParser {
     this._commands = 0;
     this._maxHeaderSize = 0;
     this._lenientFlags = 0;
-    this._handlerBits = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE; // as the core knows them
+    this._handlerBits = HAS_ALL; // as the core knows them
     this._maxPairs = 0;
     // The call being delivered: its workspace and bytes (or, during
     // kOnExecute, the consumed read's).
@@ -130,7 +163,12 @@ class HTTPParser {
       if (typeof options !== 'object') throw new TypeError('The "options" argument must be an object');
       if (options.lazyHeaders !== undefined) this.lazyHeaders = options.lazyHeaders === true;
     }
-    workspace.initAsyncContext(this._id, resource, ASYNC_TYPES[type]);
+    if (!this._destroyed && this._scope !== null) this._scope.emitDestroy();
+    const scope = jsAsyncScope();
+    // (The addon's context, new or none, replaces its previous one: destroyed.)
+    if (scope === null) workspace.initAsyncContext(this._id, resource, ASYNC_TYPES[type]);
+    else if (this._scope === null && !this._destroyed) workspace.destroyAsyncContext(this._id);
+    this._scope = scope;
     this._resource = resource;
     this._initCount++;
     this._destroyed = false;
@@ -212,7 +250,9 @@ class HTTPParser {
     if (this._destroyed) return;
     this._destroyed = true;
     this._resource = null;
-    workspace.destroyAsyncContext(this._id);
+    if (this._scope !== null) this._scope.emitDestroy();
+    else workspace.destroyAsyncContext(this._id);
+    this._scope = null;
   }
 
   remove() {
@@ -361,11 +401,18 @@ function call(parser, bytes, length) {
   let result;
   let delivered = false;
   try {
-    // (The events, if any, are delivered inside: see deliverCall().)
-    result = bytes === null ? ws.finish(parser._id, parser) : ws.parse(parser._id, bytes, length, parser);
+    // (In the addon's async context, events a handler sees are delivered
+    // inside, see deliverCall(); those no handler sees need none. A parser
+    // whose context is JavaScript's names no owner: the call returns its
+    // text, and the events are delivered here.)
+    const scope = parser._scope;
+    const owner = scope === null ? parser : undefined;
+    result = bytes === null ? ws.finish(parser._id, owner) : ws.parse(parser._id, bytes, length, owner);
     if (ws.eventCount() === 0) {
       parser._commands = 0;
       result = bytes !== null ? ws.result() : ws.failed() ? ws.error() : undefined;
+    } else if (!ws.delivered) {
+      result = scope === null ? deliverCall.call(parser, result) : scope.runInAsyncScope(deliverCall, parser, result);
     }
     delivered = true;
   } finally {
@@ -378,12 +425,16 @@ function call(parser, bytes, length) {
 
 // The built-in looks its handlers up at each callback, and without a
 // kOnHeaders or kOnHeadersComplete function it keeps headers pending
-// differently: tell the core which exist. From 22 on it also limits a
-// request's header pairs to the parser's maxHeaderPairs. (Both sampled
-// once per call.)
+// differently: tell the core which exist (all of them: events no handler
+// sees are delivered without entering the async context). From 22 on it
+// also limits a request's header pairs to the parser's maxHeaderPairs.
+// (Both sampled once per call.)
 function noteSettings(parser) {
   const has = (typeof peekHandler(parser, kOnHeaders) === 'function' ? HAS_ON_HEADERS : 0) |
-    (typeof peekHandler(parser, kOnHeadersComplete) === 'function' ? HAS_ON_HEADERS_COMPLETE : 0);
+    (typeof peekHandler(parser, kOnHeadersComplete) === 'function' ? HAS_ON_HEADERS_COMPLETE : 0) |
+    (typeof peekHandler(parser, kOnMessageBegin) === 'function' ? HAS_ON_MESSAGE_BEGIN : 0) |
+    (typeof peekHandler(parser, kOnBody) === 'function' ? HAS_ON_BODY : 0) |
+    (typeof peekHandler(parser, kOnMessageComplete) === 'function' ? HAS_ON_MESSAGE_COMPLETE : 0);
   if (has !== parser._handlerBits) {
     parser._handlerBits = has;
     parser._commands |= CMD_HANDLERS;
@@ -455,6 +506,7 @@ function runWhenComplete(parser) {
 // returns what execute() (finish()) does.
 function deliverCall(text) {
   const ws = this._ws;
+  ws.delivered = true;
   ws.called(text);
   // (The commands went with the call; handlers may leave new ones.)
   this._commands = 0;
@@ -509,21 +561,33 @@ function deliverAll(parser) {
     // (22 on: the built-in's lookup of the next handler drops it.)
     if (handlerLookupDropsException) late = false;
     let answer = 0;
-    try {
-      ws.at = i;
-      answer = deliver(parser, kind, i, input);
-    } catch (err) {
-      if (kind === MESSAGE_BEGIN || (kind === HEADERS && headersThrowIsLate)) {
-        late = true;
-        lateError = err;
+    ws.at = i;
+    if (kind === MESSAGE_BEGIN || kind === HEADERS) {
+      try {
+        answer = deliver(parser, kind, i, input);
+      } catch (err) {
+        if (kind === MESSAGE_BEGIN || headersThrowIsLate) {
+          late = true;
+          lateError = err;
+        }
+        if (kind === HEADERS) headersThrew = true;
+        continue;
       }
-      if (kind === HEADERS) headersThrew = true;
-      if (kind === MESSAGE_BEGIN || kind === HEADERS) continue;
-      // (finish() has no buffer to re-parse: the built-in leaves the
-      // parser where it was then. A throw in kOnBody is the built-in's
-      // HPE_USER; in the others, llhttp's callback error.)
-      if (input !== EMPTY) ws.rewindFail(parser._id, input, parser._inputLength, i, kind === BODY ? HPE_USER : -1);
-      throw err;
+    } else {
+      // (A finally, not a catch: the exception goes on as thrown, and an
+      // uncaught one is reported at the handler's line, as the built-in's.
+      // finish() has no buffer to re-parse: the built-in leaves the parser
+      // where it was then. A throw in kOnBody is the built-in's HPE_USER; in
+      // the others, llhttp's callback error.)
+      let threw = true;
+      try {
+        answer = deliver(parser, kind, i, input);
+        threw = false;
+      } finally {
+        if (threw && input !== EMPTY) {
+          ws.rewindFail(parser._id, input, parser._inputLength, i, kind === BODY ? HPE_USER : -1);
+        }
+      }
     }
     // (Not while the socket holds buffered data: a tick resuming it would
     // hand that data to this parser's execute() in the middle of this one.)

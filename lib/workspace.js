@@ -28,9 +28,9 @@ const NEEDED = [
   'HC_UPGRADE', 'HC_KEEP_ALIVE', 'HC_REPEATS', 'HC_RECORDED',
   'PAIR_NAME_START', 'PAIR_NAME_END', 'PAIR_VALUE_START', 'PAIR_VALUE_END', 'PAIR_KNOWN_NAME', 'PAIR_SLOTS',
   'WS_COMMANDS', 'WS_TYPE', 'WS_MAX_HEADER', 'WS_LENIENT', 'WS_HANDLERS', 'WS_MAX_PAIRS',
-  'WS_EVENTS', 'WS_NREAD', 'WS_ERROR', 'WS_UPGRADED', 'WS_GENERATION',
+  'WS_EVENTS', 'WS_NREAD', 'WS_ERROR', 'WS_UPGRADED', 'WS_GENERATION', 'WS_ADDRESS', 'WS_LENGTH',
   'CMD_RESET', 'CMD_PAUSE', 'CMD_RESUME', 'CMD_HANDLERS', 'CMD_MAX_PAIRS',
-  'HAS_ON_HEADERS', 'HAS_ON_HEADERS_COMPLETE', 'REWIND_ANSWER', 'REWIND_FAIL', 'HPE_USER', 'MAX_DEPTH',
+  'HAS_ON_HEADERS', 'HAS_ON_HEADERS_COMPLETE', 'HAS_ON_MESSAGE_BEGIN', 'HAS_ON_BODY', 'HAS_ON_MESSAGE_COMPLETE', 'REWIND_ANSWER', 'REWIND_FAIL', 'HPE_USER', 'MAX_DEPTH',
 ];
 
 // The layout's numbers by name, or an error naming the first one missing.
@@ -54,7 +54,7 @@ const {
   EV_HTTP_MINOR, EV_MESSAGE_NUMBER, EV_BODY_START, EV_BODY_LENGTH, EVENT_SLOTS, HC_UPGRADE,
   HC_KEEP_ALIVE, PAIR_NAME_START, PAIR_NAME_END, PAIR_VALUE_START, PAIR_VALUE_END, PAIR_KNOWN_NAME,
   PAIR_SLOTS, WS_EVENTS, WS_NREAD, WS_ERROR, WS_UPGRADED, WS_GENERATION, WS_COMMANDS, WS_TYPE,
-  WS_MAX_HEADER, WS_LENIENT, WS_HANDLERS, WS_MAX_PAIRS,
+  WS_MAX_HEADER, WS_LENIENT, WS_HANDLERS, WS_MAX_PAIRS, WS_ADDRESS, WS_LENGTH,
   REWIND_ANSWER, REWIND_FAIL, EV_BODY, MAX_DEPTH,
 } = layout;
 
@@ -65,6 +65,11 @@ const {
 // place: the addon's flat header arrays take them from the same array.)
 const KNOWN_NAMES = binding.knownHeaderNames;
 for (let i = 0; i < KNOWN_NAMES.length; i++) KNOWN_NAMES[i] = internalized(KNOWN_NAMES[i]);
+
+// The call block (lhn_contract.h): the numbers the addon's calls take,
+// written here just before each call. (Depth 0's state block, which never
+// moves.)
+const calls = new Int32Array(binding.workspace(0).state);
 
 function internalized(s) {
   return Object.keys({ [s]: 0 })[0];
@@ -88,6 +93,7 @@ class Workspace {
     this.pairs = null;   // Int32Array: the pair table
     this.text = undefined; // the text of the last call (undefined: none)
     this.at = -1;        // the event being delivered
+    this.delivered = false; // whether the addon delivered the last call's events (see parse())
     this.views();
   }
 
@@ -126,31 +132,42 @@ class Workspace {
     state[WS_COMMANDS] = bits;
   }
 
-  // Parses bytes[0, length) (a Uint8Array) with parser `id`, whose owner
-  // is `parser`. When the call left events, the addon calls the delivery
-  // (setDelivery()) on `parser` with the call's text, in the parser's async
-  // context (initAsyncContext()), and this returns what it returns.
-  parse(id, bytes, length, parser) {
-    return binding.execute(this.address(id), bytes, length, parser);
+  // Parses bytes[0, length) (a Uint8Array) with parser `id`. When `owner`
+  // (the parser) is given and the call left events of which one calls a
+  // handler, the addon calls the delivery (setDelivery()) on it with the
+  // call's text, in the parser's async context (initAsyncContext()), and
+  // this returns what it returns (the delivery sets `delivered`); otherwise
+  // it returns the call's text.
+  parse(id, bytes, length, owner) {
+    calls[WS_ADDRESS] = this.address(id);
+    calls[WS_LENGTH] = length;
+    this.delivered = false;
+    return owner === undefined ? binding.execute(bytes) : binding.execute(bytes, owner);
   }
 
-  finish(id, parser) {
-    return binding.finish(this.address(id), parser);
+  finish(id, owner) {
+    calls[WS_ADDRESS] = this.address(id);
+    this.delivered = false;
+    return owner === undefined ? binding.finish() : binding.finish(owner);
   }
 
   // Re-parses bytes[0, length) (the last parsed) from the start, the
   // handler of event `index` having answered `answer` (lhn_parser_rewind()).
   // (Bytes a handler detached or shrank are re-parsed as they are now.)
   rewindAnswer(id, bytes, length, index, answer) {
-    this.called(binding.rewind(this.address(id), bytes, Math.min(length, bytes.length), index,
-      REWIND_ANSWER, answer, 0));
+    this.rewind(id, bytes, length, index, REWIND_ANSWER, answer, 0);
   }
 
   // The same, the handler of event `index` having thrown: that callback fails
   // with `code` (HPE_USER, or -1 for llhttp's callback error).
   rewindFail(id, bytes, length, index, code) {
-    this.called(binding.rewind(this.address(id), bytes, Math.min(length, bytes.length), index,
-      REWIND_FAIL, 0, code));
+    this.rewind(id, bytes, length, index, REWIND_FAIL, 0, code);
+  }
+
+  rewind(id, bytes, length, index, action, answer, code) {
+    calls[WS_ADDRESS] = this.address(id);
+    calls[WS_LENGTH] = Math.min(length, bytes.length);
+    this.called(binding.rewind(bytes, index, action, answer, code));
   }
 
   // ---- what the last call left ----
@@ -360,6 +377,11 @@ function sameName(text, start, name) {
   return true;
 }
 
+function initAsyncContext(id, resource, type) {
+  calls[WS_ADDRESS] = id * MAX_DEPTH;
+  binding.asyncInit(resource, type);
+}
+
 // ---- borrowing ----------------------------------------------------------------
 
 const workspaces = [];
@@ -400,7 +422,7 @@ module.exports = {
   // from now on in a new async context (async_hooks' init with `type` and
   // `resource`), made natively: the previous one is destroyed.
   // destroyAsyncContext(id): async_hooks' destroy of it.
-  initAsyncContext: binding.asyncInit,
+  initAsyncContext,
   destroyAsyncContext: binding.asyncDestroy,
   // setDelivery(fn): fn.call(parser, text) delivers the events of a call of
   // parse() or finish() (./parser.js), `text` what called() takes.

@@ -72,6 +72,7 @@ struct Instance {
   size_t live_parsers = 0;
   Napi::Reference<Napi::Array> known_names;            // lhn_known_names() as strings
   napi_ref delivery = nullptr;                         // setDelivery()'s function
+  int32_t* calls = nullptr;                            // the call block: depth 0's state
 
   explicit Instance(Napi::Env e) : env(e) { lhn_pool_init(&pool); }
 
@@ -143,12 +144,11 @@ bool ThrowRange(napi_env env, const char* message) {
   return false;
 }
 
-// The workspace and the parser a call's address names (lhn_contract.h). On
-// false an exception is pending; *ws is set whenever the depth is good.
-bool AddressArg(napi_env env, Instance* in, napi_value arg, Workspace** ws, ParserRecord** parser) {
-  uint32_t address;
-  *ws = nullptr;
-  if (napi_get_value_uint32(env, arg, &address) != napi_ok) return ThrowType(env, "a call's address");
+// The workspace and the parser the call block's address names
+// (lhn_contract.h). On false an exception is pending; *ws is set whenever
+// the depth is good.
+bool AddressArg(napi_env env, Instance* in, Workspace** ws, ParserRecord** parser) {
+  uint32_t address = static_cast<uint32_t>(in->calls[LHN_WS_ADDRESS]);
   *ws = WorkspaceAt(in, lhn_address_depth(address));
   if (*ws == nullptr) return ThrowRange(env, "workspaces nested too deeply");
   *parser = RecordOf(in, lhn_address_id(address));
@@ -160,7 +160,7 @@ bool AddressArg(napi_env env, Instance* in, napi_value arg, Workspace** ws, Pars
 }
 
 // The first `length` bytes of a Uint8Array (of any buffer, shared or not).
-bool BytesArg(napi_env env, napi_value view, napi_value length_arg, const char** data, size_t* len) {
+bool BytesArg(napi_env env, napi_value view, uint32_t length, const char** data, size_t* len) {
   napi_typedarray_type type;
   size_t count = 0;
   void* bytes = nullptr;
@@ -169,10 +169,7 @@ bool BytesArg(napi_env env, napi_value view, napi_value length_arg, const char**
       type != napi_uint8_array) {
     return ThrowType(env, "execute() takes a Uint8Array and a length");
   }
-  uint32_t length = 0;
-  if (napi_get_value_uint32(env, length_arg, &length) != napi_ok || length > count) {
-    return ThrowRange(env, "execute(): bytes out of range");
-  }
+  if (length > count) return ThrowRange(env, "execute(): bytes out of range");
   if (length > INT32_MAX) return ThrowRange(env, "buffer too large");
   *data = static_cast<const char*>(bytes);
   *len = length;
@@ -199,15 +196,20 @@ napi_value Publish(napi_env env, Workspace* ws, const lhn_result& result) {
 }
 
 // The end of execute() and finish(): publishes the call's outcome. When the
-// call left events and JavaScript named the parser's owner (an object), calls the
-// delivery (setDelivery()) on the owner with the call's text, in the async
-// scope of the parser's initialize() (no scope without one: none yet, or
-// destroyed), and returns what it returns (an exception it throws stays
-// pending); else returns what Publish() does.
+// call left events of which one has a handler to call and JavaScript named
+// the parser's owner (an object), calls the delivery (setDelivery()) on the
+// owner with the call's text, in the async scope of the parser's
+// initialize() (no scope without one: none yet, or destroyed), and returns
+// what it returns (an exception it throws stays pending); else returns what
+// Publish() does (JavaScript then delivers the events itself: no handler
+// runs, no scope is needed).
 napi_value Deliver(napi_env env, Instance* in, ParserRecord* r, Workspace* ws, const lhn_result& result,
                    napi_value owner) {
   napi_value text = Publish(env, ws, result);
-  if (owner == nullptr || in->delivery == nullptr || ws->state[LHN_WS_EVENTS] == 0) return text;
+  if (owner == nullptr || in->delivery == nullptr || ws->state[LHN_WS_EVENTS] == 0 ||
+      !lhn_parser_calls_handlers(&r->core, &ws->core)) {
+    return text;
+  }
   napi_value fn, out = nullptr;
   if (napi_get_reference_value(env, in->delivery, &fn) != napi_ok) return nullptr;
   napi_status status = r->async != nullptr ? napi_make_callback(env, r->async, owner, fn, 1, &text, &out)
@@ -217,12 +219,12 @@ napi_value Deliver(napi_env env, Instance* in, ParserRecord* r, Workspace* ws, c
   return out;
 }
 
-// execute(address, bytes, length[, owner]): parses bytes[0, length) (a
-// Uint8Array) with the parser and in the workspace the address names, after
-// the commands left for it; returns what Deliver() does.
+// execute(bytes[, owner]): parses bytes[0, LENGTH) (a Uint8Array) with the
+// parser and in the workspace the call block's ADDRESS names, after the
+// commands left for it; returns what Deliver() does.
 napi_value Execute(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value args[4];
+  size_t argc = 2;
+  napi_value args[2];
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
@@ -230,8 +232,9 @@ napi_value Execute(napi_env env, napi_callback_info info) {
   Workspace* ws = nullptr;
   const char* bytes = nullptr;
   size_t len = 0;
-  napi_value owner = argc >= 4 ? args[3] : nullptr;
-  bool ok = argc >= 3 && AddressArg(env, in, args[0], &ws, &r) && BytesArg(env, args[1], args[2], &bytes, &len);
+  napi_value owner = argc >= 2 ? args[1] : nullptr;
+  bool ok = argc >= 1 && AddressArg(env, in, &ws, &r) &&
+            BytesArg(env, args[0], static_cast<uint32_t>(in->calls[LHN_WS_LENGTH]), &bytes, &len);
   if (ws != nullptr) lhn_parser_take_commands(ok ? &r->core : nullptr, ws->state);
   if (!ok) return nullptr;
   lhn_result result;
@@ -239,12 +242,13 @@ napi_value Execute(napi_env env, napi_callback_info info) {
   return Deliver(env, in, r, ws, result, owner);
 }
 
-// rewind(address, bytes, length, eventIndex, actions, answer, failCode):
-// see lhn_parser_rewind; the bytes are those the parser's last
-// execute parsed. Returns what Publish() does.
+// rewind(bytes, eventIndex, actions, answer, failCode): see
+// lhn_parser_rewind, for the parser and workspace of the call block's
+// ADDRESS; the bytes, bytes[0, LENGTH), are those the parser's last execute
+// parsed. Returns what Publish() does.
 napi_value Rewind(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value args[7];
+  size_t argc = 5;
+  napi_value args[5];
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
@@ -252,16 +256,16 @@ napi_value Rewind(napi_env env, napi_callback_info info) {
   Workspace* ws;
   const char* bytes = nullptr;
   size_t len = 0;
-  if (argc < 7 || !AddressArg(env, in, args[0], &ws, &r) ||
-      !BytesArg(env, args[1], args[2], &bytes, &len)) {
+  if (argc < 5 || !AddressArg(env, in, &ws, &r) ||
+      !BytesArg(env, args[0], static_cast<uint32_t>(in->calls[LHN_WS_LENGTH]), &bytes, &len)) {
     return nullptr;
   }
   uint32_t index, actions;
   int32_t answer, fail_code;
-  if (napi_get_value_uint32(env, args[3], &index) != napi_ok ||
-      napi_get_value_uint32(env, args[4], &actions) != napi_ok ||
-      napi_get_value_int32(env, args[5], &answer) != napi_ok ||
-      napi_get_value_int32(env, args[6], &fail_code) != napi_ok) {
+  if (napi_get_value_uint32(env, args[1], &index) != napi_ok ||
+      napi_get_value_uint32(env, args[2], &actions) != napi_ok ||
+      napi_get_value_int32(env, args[3], &answer) != napi_ok ||
+      napi_get_value_int32(env, args[4], &fail_code) != napi_ok) {
     ThrowType(env, "rewind() takes the bytes last executed and numbers");
     return nullptr;
   }
@@ -273,23 +277,46 @@ napi_value Rewind(napi_env env, napi_callback_info info) {
   return Publish(env, ws, result);
 }
 
-// finish(address[, owner]): see lhn_parser_finish, after the commands left
-// for the parser. Returns what Deliver() does.
+// finish([owner]): see lhn_parser_finish, for the parser and workspace of
+// the call block's ADDRESS, after the commands left for the parser. Returns
+// what Deliver() does.
 napi_value Finish(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value args[2];
+  size_t argc = 1;
+  napi_value args[1];
   void* data = nullptr;
   if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
   Instance* in = static_cast<Instance*>(data);
   ParserRecord* r;
   Workspace* ws = nullptr;
-  napi_value owner = argc >= 2 ? args[1] : nullptr;
-  bool ok = argc >= 1 && AddressArg(env, in, args[0], &ws, &r);
+  napi_value owner = argc >= 1 ? args[0] : nullptr;
+  bool ok = AddressArg(env, in, &ws, &r);
   if (ws != nullptr) lhn_parser_take_commands(ok ? &r->core : nullptr, ws->state);
   if (!ok) return nullptr;
   lhn_result result;
   lhn_parser_finish(&r->core, &ws->core, &result);
   return Deliver(env, in, r, ws, result, owner);
+}
+
+// asyncInit(resource, type): the events of the parser the call block's
+// ADDRESS names are delivered from now on in a new async context, of `type`
+// (a string) with `resource` (an object: the built-in's initialize() makes
+// the same); the previous one is destroyed. (Raw: one call per
+// initialize(), as often as a message in a benchmark's loop.)
+napi_value AsyncInit(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value args[2];
+  void* data = nullptr;
+  if (napi_get_cb_info(env, info, &argc, args, nullptr, &data) != napi_ok) return nullptr;
+  Instance* in = static_cast<Instance*>(data);
+  ParserRecord* r = RecordOf(in, lhn_address_id(static_cast<uint32_t>(in->calls[LHN_WS_ADDRESS])));
+  if (r == nullptr || argc < 2) {
+    ThrowType(env, "asyncInit() takes a live parser's object and type");
+    return nullptr;
+  }
+  if (r->async != nullptr) napi_async_destroy(env, r->async);
+  r->async = nullptr;
+  if (napi_async_init(env, args[0], args[1], &r->async) != napi_ok) r->async = nullptr;
+  return nullptr;
 }
 
 // ---- the rest: node-addon-api -------------------------------------------------
@@ -389,23 +416,8 @@ Napi::Value Close(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-// asyncInit(id, resource, type): the parser's events are delivered from now
-// on in a new async context, of `type` (a string) with `resource` (the
-// built-in's initialize() makes the same); the previous one is destroyed.
-// asyncDestroy(id): destroys it (async_hooks' destroy), none then.
-Napi::Value AsyncInit(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  ParserRecord* r = info[0].IsNumber() ? RecordOf(InstanceOf(info), info[0].As<Napi::Number>().Uint32Value()) : nullptr;
-  if (r == nullptr || !info[1].IsObject() || !info[2].IsString()) {
-    Napi::TypeError::New(env, "asyncInit() takes a live parser's id, an object and a string").ThrowAsJavaScriptException();
-    return Napi::Value();
-  }
-  if (r->async != nullptr) napi_async_destroy(env, r->async);
-  r->async = nullptr;
-  if (napi_async_init(env, info[1], info[2], &r->async) != napi_ok) r->async = nullptr;
-  return env.Undefined();
-}
-
+// asyncDestroy(id): destroys the parser's async context (async_hooks'
+// destroy), none then (asyncInit() makes it).
 Napi::Value AsyncDestroy(const Napi::CallbackInfo& info) {
   ParserRecord* r = info[0].IsNumber() ? RecordOf(InstanceOf(info), info[0].As<Napi::Number>().Uint32Value()) : nullptr;
   if (r != nullptr && r->async != nullptr) {
@@ -664,8 +676,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   Napi::Array known = Strings(env, names, count);
   exports["knownHeaderNames"] = known;
   in->known_names = Napi::Persistent(known);
+  in->calls = in->workspaces[0]->state;
   for (auto [name, cb] : {std::pair<const char*, napi_callback>{"execute", Execute}, {"rewind", Rewind},
-                          {"finish", Finish}}) {
+                          {"finish", Finish}, {"asyncInit", AsyncInit}}) {
     napi_value fn;
     napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, in, &fn);
     exports[name] = Napi::Value(env, fn);
@@ -675,7 +688,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   };
   method("create", Create);
   method("close", Close);
-  method("asyncInit", AsyncInit);
   method("asyncDestroy", AsyncDestroy);
   method("setDelivery", SetDelivery);
   method("messageStart", MessageStart);

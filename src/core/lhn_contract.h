@@ -65,7 +65,10 @@
 
 /* Int32 slots of a workspace's state block, shared with JavaScript
  * (prefix WS_): commands and their arguments that JavaScript writes for the
- * parser it is about to call, and what the call left. */
+ * parser it is about to call, and what the call left. Depth 0's block is
+ * also the thread's call block: the numbers a call of the addon takes
+ * (ADDRESS, LENGTH), written just before it, where a typed-array store costs
+ * less than an N-API argument read. */
 #define LHN_WORKSPACE_SLOT_LIST(X)                                              \
   X(COMMANDS, 0, "JS -> native: CMD_* bits, applied as the call begins")       \
   X(TYPE, 1, "JS -> native: parser type for CMD_RESET")                         \
@@ -77,8 +80,10 @@
   X(NREAD, 7, "native -> JS: bytes parsed, as the built-in counts them")        \
   X(ERROR, 8, "native -> JS: llhttp error number, 0 when none")                 \
   X(UPGRADED, 9, "native -> JS: an upgrade stopped the call")                   \
-  X(GENERATION, 10, "native -> JS: bumped when the event list or pair table moved")
-#define LHN_WORKSPACE_SLOTS 12
+  X(GENERATION, 10, "native -> JS: bumped when the event list or pair table moved") \
+  X(ADDRESS, 11, "JS -> native, depth 0's block only: the next call's address") \
+  X(LENGTH, 12, "JS -> native, depth 0's block only: execute()'s byte count")
+#define LHN_WORKSPACE_SLOTS 14
 
 /* Commands a caller leaves for a parser (prefix CMD_). */
 #define LHN_COMMAND_LIST(X)                                                     \
@@ -88,10 +93,15 @@
   X(HANDLERS, 8, "lhn_parser_set_handlers() with HANDLERS")                     \
   X(MAX_PAIRS, 16, "lhn_parser_set_max_header_pairs() with MAX_PAIRS")
 
-/* Which of the caller's handlers exist (prefix HAS_). */
+/* Which of the caller's handlers exist (prefix HAS_): the first two change
+ * how the core keeps headers; all of them tell whether a call's events call
+ * a handler (lhn_parser_calls_handlers()). */
 #define LHN_HANDLER_LIST(X)                                                     \
   X(ON_HEADERS, 1, "kOnHeaders")                                                \
-  X(ON_HEADERS_COMPLETE, 2, "kOnHeadersComplete")
+  X(ON_HEADERS_COMPLETE, 2, "kOnHeadersComplete")                               \
+  X(ON_MESSAGE_BEGIN, 4, "kOnMessageBegin")                                     \
+  X(ON_BODY, 8, "kOnBody")                                                      \
+  X(ON_MESSAGE_COMPLETE, 16, "kOnMessageComplete")
 
 /* What a rewind changes at its event (prefix REWIND_). */
 #define LHN_REWIND_LIST(X)                                                      \
@@ -126,7 +136,8 @@ enum lhn_handler { LHN_HANDLER_LIST(LHN_X_HAS) };
 enum lhn_rewind_action { LHN_REWIND_LIST(LHN_X_REWIND) };
 enum lhn_seam_number { LHN_SEAM_LIST(LHN_X_SEAM) };
 
-#define LHN_HAS_ALL (LHN_HAS_ON_HEADERS | LHN_HAS_ON_HEADERS_COMPLETE)
+#define LHN_HAS_ALL (LHN_HAS_ON_HEADERS | LHN_HAS_ON_HEADERS_COMPLETE | LHN_HAS_ON_MESSAGE_BEGIN | \
+                     LHN_HAS_ON_BODY | LHN_HAS_ON_MESSAGE_COMPLETE)
 
 /* A call names the parser it parses with (its id) and the workspace it
  * borrows (its depth) by one number, its address: id * LHN_MAX_DEPTH +

@@ -38,6 +38,21 @@ void lhn_parser_set_handlers(lhn_parser *p, unsigned handlers) {
   p->handlers = handlers & LHN_HAS_ALL;
 }
 
+int lhn_parser_calls_handlers(const lhn_parser *p, const lhn_workspace *ws) {
+  static const unsigned handler_of[] = {
+      [LHN_EV_MESSAGE_BEGIN] = LHN_HAS_ON_MESSAGE_BEGIN,
+      [LHN_EV_HEADERS] = LHN_HAS_ON_HEADERS,
+      [LHN_EV_HEADERS_COMPLETE] = LHN_HAS_ON_HEADERS_COMPLETE,
+      [LHN_EV_BODY] = LHN_HAS_ON_BODY,
+      [LHN_EV_MESSAGE_COMPLETE] = LHN_HAS_ON_MESSAGE_COMPLETE,
+  };
+  uint32_t count = lhn_workspace_event_count(ws);
+  for (uint32_t i = 0; i < count; i++) {
+    if (p->handlers & handler_of[lhn_workspace_event(ws, i)[LHN_EV_KIND]]) return 1;
+  }
+  return 0;
+}
+
 void lhn_parser_pause(lhn_parser *p) { p->ll->pause(&p->st.llhttp); }
 
 void lhn_parser_resume(lhn_parser *p) { p->ll->resume(&p->st.llhttp); }

@@ -260,6 +260,13 @@ void lhn_parser_reset(lhn_parser *p, int type, uint32_t max_header_size,
 void lhn_parser_set_handlers(lhn_parser *p, unsigned handlers);
 
 /*
+ * Whether one of the events the parser's last call left in `ws` has a
+ * handler to call (by the LHN_HAS_* bits it was told): when none has, a
+ * caller may deliver them without entering the parser's async context.
+ */
+int lhn_parser_calls_handlers(const lhn_parser *p, const lhn_workspace *ws);
+
+/*
  * Limit the header fields of a request's header section, and of its trailer
  * section, to max_pairs / 2 (max_pairs counts names and values, as node:http's
  * parser.maxHeaderPairs does): the field after that fails with

@@ -772,6 +772,37 @@ static void test_method_names(void) {
   CHECK(n == 35);
 }
 
+/* Whether a call's events call a handler: by the kinds of the call's
+ * events and the handlers the caller said it has. */
+static void test_calls_handlers(void) {
+  static const char head[] = "POST / HTTP/1.1\r\nContent-Length: 2\r\n";
+  static const char end[] = "\r\n";
+  static const char body[] = "ok";
+  static const struct {
+    unsigned handlers;
+    int head, end, body; /* what each piece's call answers */
+  } cases[] = {
+      {LHN_HAS_ON_HEADERS_COMPLETE, 0, 1, 0},
+      {LHN_HAS_ON_HEADERS_COMPLETE | LHN_HAS_ON_MESSAGE_BEGIN, 1, 1, 0},
+      {LHN_HAS_ON_HEADERS_COMPLETE | LHN_HAS_ON_BODY, 0, 1, 1},
+      {LHN_HAS_ON_HEADERS_COMPLETE | LHN_HAS_ON_MESSAGE_COMPLETE, 0, 1, 1},
+      {LHN_HAS_ALL, 1, 1, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    lhn_parser p;
+    lhn_result r;
+    new_parser(&p, HTTP_REQUEST, 16384, 0);
+    lhn_parser_set_handlers(&p, cases[i].handlers);
+    exec(&p, head, sizeof head - 1, &r);
+    CHECK(event_count() == 1 && lhn_parser_calls_handlers(&p, &W) == cases[i].head);
+    exec(&p, end, sizeof end - 1, &r);
+    CHECK(event_count() == 1 && lhn_parser_calls_handlers(&p, &W) == cases[i].end);
+    exec(&p, body, sizeof body - 1, &r);
+    CHECK(event_count() == 2 && lhn_parser_calls_handlers(&p, &W) == cases[i].body);
+    lhn_parser_destroy(&p);
+  }
+}
+
 int main(void) {
   lhn_workspace_init(&W, NULL, NULL);
   test_request();
@@ -799,6 +830,7 @@ int main(void) {
   test_nested_workspaces();
   test_finish_mid_head();
   test_out_of_memory();
+  test_calls_handlers();
   lhn_workspace_destroy(&W);
   return report("parser");
 }

@@ -2,12 +2,27 @@
 // Handlers run in the async context of initialize(), for both parsers:
 // AsyncLocalStorage stores and async ids as the built-in gives them.
 const test = require('node:test');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
 const assert = require('node:assert');
 const { AsyncLocalStorage, createHook, executionAsyncId, executionAsyncResource } = require('node:async_hooks');
 const builtin = require('_http_common').HTTPParser;
 const { HTTPParser: napi } = require('../..');
 
-for (const [name, P] of [['builtin', builtin], ['napi', napi]]) {
+// Ours enters a context made in JavaScript until an init hook was seen,
+// natively after that: 'napi' runs before any, 'napi, after an init hook'
+// after one.
+for (const [name, P] of [['builtin', builtin], ['napi', napi], ['napi, after an init hook', napi]]) {
+  if (name === 'napi, after an init hook') {
+    test('(an init hook is seen by a parser of ours)', () => {
+      const hook = createHook({ init() {} }).enable();
+      new napi().initialize(napi.REQUEST, {});
+      hook.disable();
+    });
+  }
+
   test(`${name}: handlers see the AsyncLocalStorage store of initialize()`, () => {
     const als = new AsyncLocalStorage();
     const p = new P();
@@ -35,34 +50,6 @@ for (const [name, P] of [['builtin', builtin], ['napi', napi]]) {
     p.execute(Buffer.from('GET / HTTP/1.1\r\n\r\n'));
     assert.notStrictEqual(inside, outside);
     assert.ok(inside > 0);
-  });
-
-  test(`${name}: async_hooks see initialize()'s resource, at init and in the handlers`, () => {
-    const p = new P();
-    const resource = { tag: 'resource' };
-    const inits = [];
-    const destroys = [];
-    const hook = createHook({
-      init(id, type, trigger, r) { if (r === resource) inits.push([id, type]); },
-      destroy(id) { destroys.push(id); },
-    }).enable();
-    p.initialize(P.REQUEST, resource);
-    let seen;
-    let id;
-    p[P.kOnHeadersComplete] = () => { seen = executionAsyncResource(); id = executionAsyncId(); };
-    p.execute(Buffer.from('GET / HTTP/1.1\r\n\r\n'));
-    p.free();
-    p.close();
-    // (destroy hooks run in a later turn of the loop)
-    return new Promise((resolve) => setTimeout(resolve, 10)).then(() => {
-      hook.disable();
-      assert.deepStrictEqual(inits, [[id, 'HTTPINCOMINGMESSAGE']]);
-      assert.strictEqual(seen, resource);
-      // ours: free() destroys that context, once (close() after it does not
-      // again). (The built-in's destroy comes at node:http's free() too, not
-      // with this lone parser.)
-      if (name === 'napi') assert.strictEqual(destroys.filter((d) => d === id).length, 1);
-    });
   });
 
   test(`${name}: a handler that executes another parser: each delivers in its own context`, () => {
@@ -97,4 +84,94 @@ for (const [name, P] of [['builtin', builtin], ['napi', napi]]) {
     });
     assert.strictEqual(executionAsyncId(), before);
   });
+
+  // (Ours enters the context only for a call whose events have a handler: a
+  // call whose one event with a handler is this one must enter it too.)
+  test(`${name}: each handler, alone on a parser fed one byte at a time, runs in the context of initialize()`, () => {
+    const als = new AsyncLocalStorage();
+    const message = 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nX-Trailer: t\r\n\r\n';
+    for (const slot of ['kOnMessageBegin', 'kOnHeaders', 'kOnHeadersComplete', 'kOnBody', 'kOnMessageComplete']) {
+      const p = new P();
+      als.run('at-initialize', () => p.initialize(P.REQUEST, {}));
+      const seen = [];
+      p[P[slot]] = () => { seen.push([als.getStore(), executionAsyncId()]); };
+      const outside = executionAsyncId();
+      als.run('at-execute', () => {
+        for (let i = 0; i < message.length; i++) p.execute(Buffer.from(message[i], 'latin1'));
+      });
+      assert.ok(seen.length > 0, slot);
+      for (const [store, id] of seen) {
+        assert.strictEqual(store, 'at-initialize', slot);
+        assert.notStrictEqual(id, outside, slot);
+      }
+    }
+  });
+
+  test(`${name}: before and after hooks frame the handlers under the id they run with`, () => {
+    const p = new P();
+    p.initialize(P.REQUEST, {});
+    const events = [];
+    let inside;
+    p[P.kOnHeadersComplete] = () => { inside = executionAsyncId(); events.push(['handler', inside]); };
+    const hook = createHook({
+      before(id) { events.push(['before', id]); },
+      after(id) { events.push(['after', id]); },
+    }).enable();
+    p.execute(Buffer.from('GET / HTTP/1.1\r\n\r\n'));
+    hook.disable();
+    assert.deepStrictEqual(events.filter(([, id]) => id === inside).map(([what]) => what), ['before', 'handler', 'after']);
+  });
+
+  // (Last: it enables an init hook, after which ours makes every context
+  // natively.)
+  test(`${name}: async_hooks see initialize()'s resource, at init and in the handlers`, () => {
+    const p = new P();
+    const resource = { tag: 'resource' };
+    const inits = [];
+    const destroys = [];
+    const hook = createHook({
+      init(id, type, trigger, r) { if (r === resource) inits.push([id, type]); },
+      destroy(id) { destroys.push(id); },
+    }).enable();
+    p.initialize(P.REQUEST, resource);
+    let seen;
+    let id;
+    p[P.kOnHeadersComplete] = () => { seen = executionAsyncResource(); id = executionAsyncId(); };
+    p.execute(Buffer.from('GET / HTTP/1.1\r\n\r\n'));
+    p.free();
+    p.close();
+    // (destroy hooks run in a later turn of the loop)
+    return new Promise((resolve) => setTimeout(resolve, 10)).then(() => {
+      hook.disable();
+      assert.deepStrictEqual(inits, [[id, 'HTTPINCOMINGMESSAGE']]);
+      assert.strictEqual(seen, resource);
+      // ours: free() destroys that context, once (close() after it does not
+      // again). (The built-in's destroy comes at node:http's free() too, not
+      // with this lone parser.)
+      if (P === napi) assert.strictEqual(destroys.filter((d) => d === id).length, 1);
+    });
+  });
 }
+
+// (In a process of its own: no init hook there, ours delivers from JavaScript.)
+test('an uncaught exception of a handler is reported at the handler\'s line, as the built-in\'s', () => {
+  const file = path.join(os.tmpdir(), `llhttp-napi-throw-${process.pid}.js`);
+  fs.writeFileSync(file, [
+    `const { HTTPParser } = process.argv[2] === 'napi' ? require(${JSON.stringify(path.join(__dirname, '..', '..'))}) :`,
+    "  require('_http_common');",
+    'const p = new HTTPParser();',
+    'p.initialize(HTTPParser.REQUEST, {});',
+    "p[HTTPParser.kOnHeadersComplete] = () => { throw new Error('from the handler'); };",
+    "p.execute(Buffer.from('GET / HTTP/1.1\\r\\n\\r\\n'));",
+    '',
+  ].join('\n'));
+  try {
+    for (const which of ['builtin', 'napi']) {
+      const r = spawnSync(process.execPath, [file, which], { encoding: 'utf8' });
+      assert.strictEqual(r.stderr.split('\n')[0], `${file}:5`, `${which}: ${r.stderr}`);
+      assert.match(r.stderr, /Error: from the handler/);
+    }
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+});

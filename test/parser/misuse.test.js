@@ -21,16 +21,22 @@ const { HTTPParser } = require(ROOT);
 const addon = require(path.join(ROOT, 'lib', 'native'));
 
 // Parses bytes with the addon directly, as lib/workspace.js does.
-// A parser id of the addon's own, owned by a fresh object, and the address
-// a call names it and a workspace by.
+// A parser id of the addon's own, owned by a fresh object, and the call
+// block (lhn_contract.h) that names it, a workspace and a length to the
+// next call.
 function parserId() {
   return addon.create({});
 }
 
-const call = (parser, depth = 0) => parser * addon.layout.MAX_DEPTH + depth;
+const calls = new Int32Array(addon.workspace(0).state);
+function at(parser, depth = 0, length = 0) {
+  calls[addon.layout.WS_ADDRESS] = parser * addon.layout.MAX_DEPTH + depth;
+  calls[addon.layout.WS_LENGTH] = length;
+}
 
 function exec(parser, bytes) {
-  return addon.execute(call(parser), bytes, bytes.length);
+  at(parser, 0, bytes.length);
+  return addon.execute(bytes);
 }
 const { REQUEST, RESPONSE } = HTTPParser;
 
@@ -159,12 +165,10 @@ test('the addon functions behind the parser: TypeError, RangeError or "closed" e
   const buf = () => B('GET / HTTP/1.1\r\n\r\n');
   for (const [name, junk] of Object.entries(JUNK)) {
     const n = parserId();
-    // execute(call, bytes, length): bytes must be a Uint8Array, call a number
-    assert.throws(() => addon.execute(call(n), junk, 0), TypeError, `execute(${name})`);
-    assert.throws(() => addon.rewind(call(n), junk, 0, 0, 0, 0, 0), TypeError, `rewind(${name})`);
+    // execute(bytes): bytes must be a Uint8Array
+    assert.throws(() => { at(n); addon.execute(junk); }, TypeError, `execute(${name})`);
+    assert.throws(() => { at(n); addon.rewind(junk, 0, 0, 0, 0); }, TypeError, `rewind(${name})`);
     if (typeof junk !== 'number') {
-      assert.throws(() => addon.execute(junk, buf(), 1), TypeError, `execute call ${name}`);
-      assert.throws(() => addon.finish(junk), TypeError, `finish call ${name}`);
       assert.throws(() => addon.close(junk), TypeError, `close(${name})`);
       assert.throws(() => addon.workspace(junk), TypeError, `workspace(${name})`);
     }
@@ -175,31 +179,31 @@ test('the addon functions behind the parser: TypeError, RangeError or "closed" e
     addon.close(n);
   }
   // Other views than Uint8Array are the caller's to convert.
-  assert.throws(() => addon.execute(call(parserId()), new Uint16Array(4), 1), TypeError);
+  assert.throws(() => { at(parserId(), 0, 1); addon.execute(new Uint16Array(4)); }, TypeError);
   // Lengths past the view.
   for (const length of [17, 2 ** 31, -1]) {
-    assert.throws(() => addon.execute(call(parserId()), new Uint8Array(16), length), RangeError);
+    assert.throws(() => { at(parserId(), 0, length); addon.execute(new Uint8Array(16)); }, RangeError);
   }
   // A workspace deeper than the next one to make (nesting goes one by one).
-  assert.throws(() => addon.execute(call(parserId(), 10), buf(), 1), RangeError);
+  assert.throws(() => { at(parserId(), 10, 1); addon.execute(buf()); }, RangeError);
   // Event indices out of range.
   for (const index of [6, 100, -1, 2 ** 32 - 1]) { // 6 events recorded
     const n = parserId();
     exec(n, B('GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\n\r\n'));
-    assert.throws(() => addon.rewind(call(n), new Uint8Array(3), 3, index, 3, 2, 24), RangeError);
+    assert.throws(() => { at(n, 0, 3); addon.rewind(new Uint8Array(3), index, 3, 2, 24); }, RangeError);
   }
   // A rewind in a workspace that did not serve the parser's last call.
   const other = parserId();
   exec(other, B(GET));
-  assert.throws(() => addon.rewind(call(other, 1), buf(), 1, 0, 1, 1, 1), RangeError);
+  assert.throws(() => { at(other, 1, 1); addon.rewind(buf(), 0, 1, 1, 1); }, RangeError);
   // After close().
   const n = parserId();
   exec(n, B('GET / HTTP/1.1\r\nHost: a\r\n\r\n'));
   addon.close(n);
   addon.close(n);
-  for (const f of [() => exec(n, buf()), () => addon.finish(call(n)), () => addon.stats(n),
+  for (const f of [() => exec(n, buf()), () => { at(n); addon.finish(); }, () => addon.stats(n),
     () => addon.messageStart(n), () => addon.headersCompleted(n),
-    () => addon.rewind(call(n), buf(), 1, 0, 1, 1, 1)]) {
+    () => { at(n, 0, 1); addon.rewind(buf(), 0, 1, 1, 1); }]) {
     assert.throws(f, /the parser is closed/);
   }
   assert.equal(typeof addon.memory().parsers, 'number');
@@ -210,8 +214,8 @@ test('commands left for a call the addon refuses are dropped, not applied to the
   const state = new Int32Array(addon.workspace(0).state);
   const closed = 1e6; // an id no parser has
   const bad = parserId();
-  for (const refused of [() => exec(closed, B(GET)), () => addon.execute(call(bad), new Uint16Array(4), 1),
-    () => addon.finish(call(closed))]) {
+  for (const refused of [() => exec(closed, B(GET)), () => { at(bad, 0, 1); addon.execute(new Uint16Array(4)); },
+    () => { at(closed); addon.finish(); }]) {
     state[WS_COMMANDS] = CMD_PAUSE;
     assert.throws(refused);
     assert.equal(state[WS_COMMANDS], 0);
@@ -228,7 +232,10 @@ test('the addon functions: rewind() with two arguments of the wrong type throws,
        const r = runWithParserInChild('ours', `
          const addon = require(${JSON.stringify(path.join(ROOT, 'lib', 'native'))});
          let out;
-         try { addon.rewind(addon.create({}) * addon.layout.MAX_DEPTH, new Uint8Array(4), 4, undefined, undefined, 0, 0); out = 'returned'; }
+         const calls = new Int32Array(addon.workspace(0).state);
+         calls[addon.layout.WS_ADDRESS] = addon.create({}) * addon.layout.MAX_DEPTH;
+         calls[addon.layout.WS_LENGTH] = 4;
+         try { addon.rewind(new Uint8Array(4), undefined, undefined, 0, 0); out = 'returned'; }
          catch (e) { out = e.constructor.name; }
          console.log(out);`);
        assert.equal(r.status, 0, describeChildExit(r));
