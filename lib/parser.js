@@ -65,9 +65,9 @@ let initHooksSeen = false;
 // init hook listens. The built-in's init hook gets initialize()'s resource;
 // where no init hook listens, nobody sees that init, and an AsyncResource
 // gives the handlers the same as the addon's context would (async ids and
-// trigger, the AsyncLocalStorage frame of initialize(), before, after and
-// destroy hooks; only executionAsyncResource() is that object instead of the
-// resource, docs/differences.md) for less: it is entered from JavaScript,
+// trigger, initialize()'s resource as executionAsyncResource() (see
+// scopeHolder()), the AsyncLocalStorage frame of initialize(), before, after
+// and destroy hooks) for less: it is entered from JavaScript,
 // and exceptions leave the handlers as thrown. AsyncResource's constructor
 // refuses an empty type exactly when an init hook listens: that is the
 // probe, and its answer is kept (one exception, not one per initialize()).
@@ -79,6 +79,33 @@ function jsAsyncScope() {
     initHooksSeen = true;
     return null;
   }
+}
+
+// runInAsyncScope() takes the async ids and the AsyncLocalStorage frame from
+// its receiver's own symbol properties (an AsyncResource's), and makes the
+// receiver executionAsyncResource(): applied to initialize()'s resource
+// carrying them, handlers see that resource, as the built-in's do.
+const runInAsyncScope = AsyncResource.prototype.runInAsyncScope;
+let scopeKeys = null;   // an AsyncResource's own symbols, read once
+let asyncIdKey;         // the one of them holding its async id
+
+// The receiver of a parser's runInAsyncScope(): its resource, given its
+// scope's ids again if another parser's initialize() with the same resource
+// gave it its own since; the scope itself where the resource takes no
+// properties (frozen) or an AsyncResource keeps its ids elsewhere.
+function scopeHolder(parser) {
+  const scope = parser._scope;
+  const resource = parser._resource;
+  if (scopeKeys === null) {
+    scopeKeys = Object.getOwnPropertySymbols(scope);
+    const id = scope.asyncId();
+    asyncIdKey = scopeKeys.find((key) => scope[key] === id);
+  }
+  if (asyncIdKey === undefined) return scope;
+  if (resource[asyncIdKey] === scope[asyncIdKey]) return resource;
+  if (!Object.isExtensible(resource)) return scope;
+  for (const key of scopeKeys) resource[key] = scope[key];
+  return resource;
 }
 
 function toBytes(data) {
@@ -412,7 +439,7 @@ function call(parser, bytes, length) {
       parser._commands = 0;
       result = bytes !== null ? ws.result() : ws.failed() ? ws.error() : undefined;
     } else if (!ws.delivered) {
-      result = scope === null ? deliverCall.call(parser, result) : scope.runInAsyncScope(deliverCall, parser, result);
+      result = scope === null ? deliverCall.call(parser, result) : runInAsyncScope.call(scopeHolder(parser), deliverCall, parser, result);
     }
     delivered = true;
   } finally {

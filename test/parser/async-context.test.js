@@ -10,6 +10,7 @@ const assert = require('node:assert');
 const { AsyncLocalStorage, createHook, executionAsyncId, executionAsyncResource } = require('node:async_hooks');
 const builtin = require('_http_common').HTTPParser;
 const { HTTPParser: napi } = require('../..');
+const { runWithParserInChild, describeChildExit } = require('../support/child');
 
 // Ours enters a context made in JavaScript until an init hook was seen,
 // natively after that: 'napi' runs before any, 'napi, after an init hook'
@@ -122,6 +123,22 @@ for (const [name, P] of [['builtin', builtin], ['napi', napi], ['napi, after an 
     assert.deepStrictEqual(events.filter(([, id]) => id === inside).map(([what]) => what), ['before', 'handler', 'after']);
   });
 
+  test(`${name}: handlers see initialize()'s resource as executionAsyncResource(), each parser under its own id`, () => {
+    // (Two parsers initialized with one resource: each keeps its own id.)
+    const resource = { tag: 'resource' };
+    const [a, b] = [new P(), new P()];
+    a.initialize(P.REQUEST, resource);
+    b.initialize(P.REQUEST, resource);
+    const seen = [];
+    for (const p of [a, b]) {
+      p[P.kOnHeadersComplete] = () => { seen.push([p === a ? 'a' : 'b', executionAsyncResource(), executionAsyncId()]); };
+    }
+    for (const p of [a, b, a]) p.execute(Buffer.from('GET / HTTP/1.1\r\n\r\n'));
+    assert.deepStrictEqual(seen.map(([who, r]) => [who, r === resource]), [['a', true], ['b', true], ['a', true]]);
+    assert.strictEqual(seen[0][2], seen[2][2]);
+    assert.notStrictEqual(seen[0][2], seen[1][2]);
+  });
+
   // (Last: it enables an init hook, after which ours makes every context
   // natively.)
   test(`${name}: async_hooks see initialize()'s resource, at init and in the handlers`, () => {
@@ -152,6 +169,59 @@ for (const [name, P] of [['builtin', builtin], ['napi', napi], ['napi, after an 
     });
   });
 }
+
+// node:test itself listens with an init hook, so the tests above see ours
+// deliver in the addon's context. Without any init hook (a server's usual
+// process) ours delivers from JavaScript: the same observations in a plain
+// process, both parsers, and ours on that path.
+const OBSERVE_WITHOUT_INIT_HOOKS = `
+const { AsyncLocalStorage, createHook, executionAsyncId, executionAsyncResource } = require('node:async_hooks');
+const als = new AsyncLocalStorage();
+const seen = [];
+const message = 'POST / HTTP/1.1\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n2\\r\\nok\\r\\n0\\r\\nX-Trailer: t\\r\\n\\r\\n';
+const resource = { tag: 'resource' };
+const p = new HTTPParser();
+als.run('at-initialize', () => p.initialize(HTTPParser.REQUEST, resource));
+// (Before 24 an AsyncLocalStorage listens with an init hook itself.)
+let initHook = false;
+als.run('probe', () => { try { new (require('node:async_hooks').AsyncResource)(''); } catch { initHook = true; } });
+const ids = [];
+const hook = createHook({ before(id) { ids.push(['before', id]); }, after(id) { ids.push(['after', id]); } }).enable();
+for (const slot of ['kOnMessageBegin', 'kOnHeaders', 'kOnHeadersComplete', 'kOnBody', 'kOnMessageComplete']) {
+  p[HTTPParser[slot]] = () => {
+    const id = executionAsyncId();
+    ids.push(['handler', id]);
+    seen.push([slot, als.getStore(), executionAsyncResource() === resource, id !== outside]);
+  };
+}
+const outside = executionAsyncId();
+als.run('at-execute', () => {
+  for (let i = 0; i < message.length; i += 7) p.execute(Buffer.from(message.slice(i, i + 7), 'latin1'));
+});
+hook.disable();
+const inside = ids.find(([what]) => what === 'handler')[1];
+const framing = ids.filter(([, id]) => id === inside).map(([what]) => what).join(' ').replace(/(before (handler )+after ?)+/g, 'framed ').trim();
+p[HTTPParser.kOnHeadersComplete] = () => { throw new Error('handler'); };
+p.initialize(HTTPParser.REQUEST, resource);
+als.run('caller', () => {
+  try { p.execute(Buffer.from('GET / HTTP/1.1\\r\\n\\r\\n')); } catch (err) { seen.push(['thrown', err.message, als.getStore(), executionAsyncId() === outside]); }
+});
+console.log(JSON.stringify({ seen, framing, initHook, jsPath: p._scope === undefined ? 'builtin' : p._scope !== null }));
+`;
+
+test('without an init hook, handlers see what the built-in\'s see (store, resource, ids, before/after, a throw)', () => {
+  const [theirs, ours] = ['builtin', 'napi'].map((which) => {
+    const r = runWithParserInChild(which, OBSERVE_WITHOUT_INIT_HOOKS);
+    assert.strictEqual(r.status, 0, describeChildExit(r));
+    return JSON.parse(r.stdout);
+  });
+  assert.ok(theirs.seen.length > 5, JSON.stringify(theirs));
+  // (From 24 on nothing listens with an init hook here.)
+  assert.strictEqual(ours.initHook, Number(process.versions.node.split('.')[0]) < 24);
+  assert.strictEqual(ours.jsPath, !ours.initHook);
+  assert.deepStrictEqual(ours.seen, theirs.seen);
+  assert.strictEqual(ours.framing, 'framed');
+});
 
 // (In a process of its own: no init hook there, ours delivers from JavaScript.)
 test('an uncaught exception of a handler is reported at the handler\'s line, as the built-in\'s', () => {
