@@ -86,25 +86,38 @@ function jsAsyncScope() {
 // receiver executionAsyncResource(): applied to initialize()'s resource
 // carrying them, handlers see that resource, as the built-in's do.
 const runInAsyncScope = AsyncResource.prototype.runInAsyncScope;
-let scopeKeys = null;   // an AsyncResource's own symbols, read once
-let asyncIdKey;         // the one of them holding its async id
+// An AsyncResource's own symbols, read from the first one: its async id's,
+// its trigger's, and the rest (the AsyncLocalStorage frame from 24 on). One
+// store each below, so that each store sees one key.
+let scopeKeysRead = false;
+let asyncIdKey;
+let triggerIdKey;
+let otherScopeKeys;
+
+function readScopeKeys(scope) {
+  const keys = Object.getOwnPropertySymbols(scope);
+  const id = scope.asyncId();
+  const trigger = scope.triggerAsyncId();
+  asyncIdKey = keys.find((key) => scope[key] === id);
+  triggerIdKey = keys.find((key) => key !== asyncIdKey && scope[key] === trigger);
+  otherScopeKeys = keys.filter((key) => key !== asyncIdKey && key !== triggerIdKey);
+  scopeKeysRead = true;
+}
 
 // The receiver of a parser's runInAsyncScope(): its resource, given its
-// scope's ids again if another parser's initialize() with the same resource
-// gave it its own since; the scope itself where the resource takes no
-// properties (frozen) or an AsyncResource keeps its ids elsewhere.
+// scope's ids (again, if another parser's initialize() with the same
+// resource gave it its own since); the scope itself where the resource takes
+// no properties (frozen) or an AsyncResource keeps its ids otherwise.
 function scopeHolder(parser) {
   const scope = parser._scope;
   const resource = parser._resource;
-  if (scopeKeys === null) {
-    scopeKeys = Object.getOwnPropertySymbols(scope);
-    const id = scope.asyncId();
-    asyncIdKey = scopeKeys.find((key) => scope[key] === id);
-  }
-  if (asyncIdKey === undefined) return scope;
+  if (!scopeKeysRead) readScopeKeys(scope);
+  if (asyncIdKey === undefined || triggerIdKey === undefined) return scope;
   if (resource[asyncIdKey] === scope[asyncIdKey]) return resource;
   if (!Object.isExtensible(resource)) return scope;
-  for (const key of scopeKeys) resource[key] = scope[key];
+  resource[asyncIdKey] = scope[asyncIdKey];
+  resource[triggerIdKey] = scope[triggerIdKey];
+  for (let i = 0; i < otherScopeKeys.length; i++) resource[otherScopeKeys[i]] = scope[otherScopeKeys[i]];
   return resource;
 }
 
