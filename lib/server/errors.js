@@ -17,8 +17,33 @@ function received(value) {
   return ` Received type ${typeof value} (${shown})`;
 }
 
+// Node's internal errors print their code: `Error [CODE]: message` heads
+// their stack (and so what inspect() and an uncaught throw show) and their
+// String(), while `name` stays the base's. Ours are of a subclass of the
+// base (one per base, named as it) whose toString() adds the code; the stack
+// is formatted once with the code in the name, which is then dropped.
+const codedClasses = new Map();
+
+function codedClass(Base) {
+  let Coded = codedClasses.get(Base);
+  if (Coded === undefined) {
+    Coded = {
+      [Base.name]: class extends Base {
+        toString() {
+          return `${this.name} [${this.code}]: ${this.message}`;
+        }
+      },
+    }[Base.name];
+    codedClasses.set(Base, Coded);
+  }
+  return Coded;
+}
+
 function make(Base, code, message) {
-  const err = new Base(message);
+  const err = new (codedClass(Base))(message);
+  err.name = `${Base.name} [${code}]`;
+  err.stack; // formats the stack now, with the code in it
+  delete err.name;
   err.code = code;
   return err;
 }

@@ -111,6 +111,30 @@ test('the head changed after it is made throws node:http\'s errors; the answer s
   }
 });
 
+// What a program prints of an error (an uncaught one, console.log, inspect):
+// node:http's internal errors put their code in the stack's first line and
+// in String(); `name` stays the base class's.
+test('errors print as node:http\'s: `Error [CODE]: message` in the stack, inspect() and String()', async () => {
+  const { inspect } = require('node:util');
+  const shown = (err) => [String(err), err.stack.split('\n')[0], inspect(err).split('\n')[0], err.name,
+    err instanceof TypeError, err instanceof RangeError, Object.keys(err).join()].join(' | ');
+  const r = await same((log) => (req, res) => {
+    for (const attempt of [() => res.setHeader('X-A', 'a\nb'), () => res.writeHead(1000), () => res.write(5)]) {
+      try {
+        attempt();
+      } catch (err) {
+        log.push(shown(err));
+      }
+    }
+    res.on('error', () => {});
+    res.end('x');
+    res.write('y', (err) => log.push(shown(err)));
+  });
+  assert.ok(r.log[r.log.length - 1].startsWith('Error [ERR_STREAM_WRITE_AFTER_END]: write after end | ' +
+    'Error [ERR_STREAM_WRITE_AFTER_END]: write after end | Error [ERR_STREAM_WRITE_AFTER_END]: write after end | Error'));
+  assert.strictEqual(r.log.length, 4);
+});
+
 test('wrong arguments throw node:http\'s errors; after \'finish\' res.socket is null', async () => {
   await same((log) => (req, res) => {
     for (const attempt of [() => res.writeHead(200, ['a']), () => res.writeEarlyHints('x'), () => res.setHeader(5, 'x')]) {
