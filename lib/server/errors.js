@@ -2,7 +2,7 @@
 // The errors llhttp-napi/server throws where node:http throws one of its
 // internal errors: same class, `code` and message.
 
-const { inspect } = require('node:util');
+const { format, inspect } = require('node:util');
 
 // How node:http's messages name a value of the wrong type.
 function received(value) {
@@ -51,7 +51,9 @@ function make(Base, code, message) {
 module.exports = {
   headersSent: (action) => make(Error, 'ERR_HTTP_HEADERS_SENT',
     `Cannot ${action} headers after they are sent to the client`),
-  invalidStatusCode: (code) => make(RangeError, 'ERR_HTTP_INVALID_STATUS_CODE', `Invalid status code: ${code}`),
+  invalidStatusCode: (code) => make(RangeError, 'ERR_HTTP_INVALID_STATUS_CODE', format('Invalid status code: %s', code)),
+  socketEncoding: () => make(Error, 'ERR_HTTP_SOCKET_ENCODING',
+    'Changing the socket encoding is not allowed per RFC7230 Section 3.'),
   invalidChar: (name) => make(TypeError, 'ERR_INVALID_CHAR', `Invalid character in ${name}`),
   trailerInvalid: () => make(Error, 'ERR_HTTP_TRAILER_INVALID',
     'Trailers are invalid with this transfer encoding'),

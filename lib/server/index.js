@@ -156,8 +156,9 @@ function secureServerClass() {
     constructor(options, handler) {
       [options, handler] = splitArguments(options, handler);
       const reference = readOptions(options);
-      // As node:https: the options as given over these defaults (not half-open).
-      super({ noDelay: true, ALPNProtocols: ['http/1.1'], ...options });
+      // As node:https: the options as given over these defaults (not half-open;
+      // ALPN http/1.1 unless the options choose the protocol themselves).
+      super({ noDelay: true, ...(options.ALPNCallback ? {} : { ALPNProtocols: ['http/1.1'] }), ...options });
       configure(this, reference, options, handler, 'secureConnection');
       this.on('tlsClientError', onTlsClientError);
     }

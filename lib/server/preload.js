@@ -108,6 +108,7 @@ function install() {
   https.Server = front(server.SecureServer, node.SecureServer, createSecureServer, 'Server');
   alsoInstances(http.IncomingMessage, ServerRequest);
   alsoInstances(http.ServerResponse, ServerResponse);
+  alsoInstances(http.OutgoingMessage, ServerResponse);
   // `import { createServer } from 'node:http'` sees these too.
   syncBuiltinESMExports();
 }

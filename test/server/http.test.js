@@ -115,7 +115,7 @@ test('a handler reading its request\'s headers after the next requests began see
   }
 });
 
-test('a long head and trailers that arrive in pieces: the same url, rawHeaders, headers and trailers as node:http', async () => {
+test('a long head and trailers that arrive in pieces: the same url, rawHeaders, headers, trailers and their Distinct objects as node:http', async () => {
   const lines = Array.from({ length: 45 }, (_, i) => `X-H${i}: v${i}\r\n`).join('');
   const url = `/${'p'.repeat(300)}?q=1`;
   const trailers = 'X-T1: a\r\nX-T2: b\r\nX-T1: c\r\n\r\n';
@@ -124,7 +124,8 @@ test('a long head and trailers that arrive in pieces: the same url, rawHeaders, 
   const handler = (log) => (req, res) => {
     req.resume();
     req.on('end', () => {
-      log.push([req.url, req.rawHeaders, req.headers, req.rawTrailers, req.trailers]);
+      log.push([req.url, req.rawHeaders, req.headers, req.rawTrailers, req.trailers,
+        { ...req.headersDistinct }, { ...req.trailersDistinct }]);
       res.end('ok');
     });
   };

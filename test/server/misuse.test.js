@@ -111,6 +111,21 @@ test('the head changed after it is made throws node:http\'s errors; the answer s
   }
 });
 
+test('writeHead() with an invalid status code throws node:http\'s RangeError, the code shown as util.format shows it', async () => {
+  const r = await same((log) => (req, res) => {
+    for (const value of [-1, NaN, {}, [], 99, '1000', null, true, 'not valid', undefined]) {
+      try {
+        res.writeHead(value);
+        log.push('ok');
+      } catch (err) {
+        log.push(`${err.name} ${code(err)} ${err.message}`);
+      }
+    }
+    res.end('x');
+  });
+  assert.ok(r.log.includes('RangeError ERR_HTTP_INVALID_STATUS_CODE Invalid status code: {}'));
+});
+
 // What a program prints of an error (an uncaught one, console.log, inspect):
 // node:http's internal errors put their code in the stack's first line and
 // in String(); `name` stays the base class's.
