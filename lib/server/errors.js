@@ -52,6 +52,8 @@ module.exports = {
   headersSent: (action) => make(Error, 'ERR_HTTP_HEADERS_SENT',
     `Cannot ${action} headers after they are sent to the client`),
   invalidStatusCode: (code) => make(RangeError, 'ERR_HTTP_INVALID_STATUS_CODE', format('Invalid status code: %s', code)),
+  bodyNotAllowed: () => make(Error, 'ERR_HTTP_BODY_NOT_ALLOWED',
+    'Adding content for this request method or response status is not allowed.'),
   socketEncoding: () => make(Error, 'ERR_HTTP_SOCKET_ENCODING',
     'Changing the socket encoding is not allowed per RFC7230 Section 3.'),
   invalidChar: (name) => make(TypeError, 'ERR_INVALID_CHAR', `Invalid character in ${name}`),

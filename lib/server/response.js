@@ -233,6 +233,7 @@ class ServerResponse extends OutgoingHead {
     }
     if (this._head === null) this._implicitHeader();
     if (!this._hasBody) {
+      if (this._loop.server.rejectNonStandardBodyWrites === true) throw errors.bodyNotAllowed();
       if (typeof callback === 'function') nextTick(callback);
       return true;
     }
@@ -308,8 +309,9 @@ class ServerResponse extends OutgoingHead {
     } else if (this._head === null) {
       this._contentLength = 0;
     }
-    if (typeof callback === 'function') this._onFinished(callback);
     if (this._head === null) this._implicitHeader();
+    if (chunk && !this._hasBody && this._loop.server.rejectNonStandardBodyWrites === true) throw errors.bodyNotAllowed();
+    if (typeof callback === 'function') this._onFinished(callback);
     this.finished = true;
     if (!this._hasBody) length = 0;
     if (this._chunks !== null && this.chunkedEncoding) {

@@ -208,3 +208,32 @@ test('end()\'s callback argument, closed, errored and writeInformation() as node
     res.end('x', (...args) => log.push('cb', args));
   });
 });
+
+test('rejectNonStandardBodyWrites: a body for HEAD or 204 throws ERR_HTTP_BODY_NOT_ALLOWED from write() and end(chunk), as node:http', async () => {
+  const { withServer } = require('../support/both-servers');
+  const results = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    const handler = (req, res) => {
+      if (req.method !== 'HEAD') res.writeHead(204);
+      for (const attempt of [() => res.write('body'), () => res.end('body')]) {
+        try {
+          attempt();
+          log.push('ok');
+        } catch (err) {
+          log.push(`${err.name} ${code(err)} ${err.message}`);
+        }
+      }
+      if (!res.writableEnded) res.end();
+    };
+    for (const rejectNonStandardBodyWrites of [true, false]) {
+      for (const method of ['HEAD', 'GET']) {
+        const r = await withServer(create, { rejectNonStandardBodyWrites }, handler,
+          (port) => exchange(port, [`${method} / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`], { idleMs: 300 }));
+        log.push(normalize(r.text));
+      }
+    }
+    results.push(log);
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+});
