@@ -52,6 +52,8 @@ module.exports = {
   headersSent: (action) => make(Error, 'ERR_HTTP_HEADERS_SENT',
     `Cannot ${action} headers after they are sent to the client`),
   invalidStatusCode: (code) => make(RangeError, 'ERR_HTTP_INVALID_STATUS_CODE', format('Invalid status code: %s', code)),
+  badLink: (value) => make(TypeError, 'ERR_INVALID_ARG_VALUE', 'The argument \'hints\' must be an array or string of ' +
+    `format "</styles.css>; rel=preload; as=style". Received ${inspect(value)}`),
   bodyNotAllowed: () => make(Error, 'ERR_HTTP_BODY_NOT_ALLOWED',
     'Adding content for this request method or response status is not allowed.'),
   socketEncoding: () => make(Error, 'ERR_HTTP_SOCKET_ENCODING',

@@ -33,6 +33,23 @@ function isFlatString(encoding) {
     encoding === 'latin1';
 }
 
+// A Link header as node:http checks writeEarlyHints()' `link` (RFC 8288's
+// link-value): `<target>`, then `; name`, `; name=value` or `; name="value"`
+// parameters. A string, or an array of them (joined by ', ').
+const LINK_VALUE = /^<[^>]*>(?:\s*;\s*[^\s;"=]+(?:=(?:"[^\s;"]*"|[^\s;"]*))?)*$/;
+
+function linkValue(link) {
+  if (typeof link === 'string') {
+    if (!LINK_VALUE.test(link)) throw errors.badLink(link);
+    return link;
+  }
+  if (!Array.isArray(link)) throw errors.badLink(link);
+  for (const item of link) {
+    if (typeof item !== 'string' || !LINK_VALUE.test(item)) throw errors.badLink(item);
+  }
+  return link.join(', ');
+}
+
 class ServerResponse extends OutgoingHead {
   constructor(req) {
     super(req);
@@ -178,8 +195,8 @@ class ServerResponse extends OutgoingHead {
   writeEarlyHints(hints, cb) {
     if (hints === null || typeof hints !== 'object' || Array.isArray(hints)) throw errors.notAnObject('hints', hints);
     if (hints.link === null || hints.link === undefined) return;
-    const link = Array.isArray(hints.link) ? hints.link.join(', ') : String(hints.link);
-    validateHeaderValue('Link', link);
+    const link = linkValue(hints.link);
+    if (link.length === 0) return;
     let head = 'HTTP/1.1 103 Early Hints\r\nLink: ' + link + CRLF;
     for (const key of Object.keys(hints)) {
       if (key === 'link') continue;

@@ -237,3 +237,22 @@ test('rejectNonStandardBodyWrites: a body for HEAD or 204 throws ERR_HTTP_BODY_N
   }
   assert.deepStrictEqual(results[1], results[0]);
 });
+
+test('writeEarlyHints(): node:http\'s check of the Link value (ERR_INVALID_ARG_VALUE), nothing sent for an empty list', async () => {
+  const r = await same((log) => (req, res) => {
+    const hints = ['x', { link: '</>; ' }, { link: 'rel=preload; </a.js>' }, { link: 'invalid string' },
+      { link: ['</a.css>; rel=preload', 'bad'] }, { link: 5 }, { link: [] },
+      { link: '</a.css>; rel=preload; as="style"', 'x-extra': '1' }, { link: ['</a.js>; rel=preload', '</b.js>'] }];
+    for (const hint of hints) {
+      try {
+        res.writeEarlyHints(hint);
+        log.push('ok');
+      } catch (err) {
+        log.push(`${err.name} ${code(err)} ${err.message}`);
+      }
+    }
+    res.end('x');
+  });
+  assert.strictEqual(r.log.filter((entry) => entry === 'ok').length, 3);
+  assert.strictEqual(r.text.split('HTTP/1.1 103 Early Hints').length, 3);
+});
