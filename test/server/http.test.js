@@ -436,6 +436,31 @@ test('upgrade and CONNECT reach their listeners with (req, socket, head)', async
   await same({}, null, ['GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: x\r\n\r\n']);
 });
 
+test('shouldUpgradeCallback decides whether an Upgrade request goes to \'upgrade\' or to \'request\', as node:http', async () => {
+  const seen = [];
+  for (const [, create] of FACES) {
+    const events = [];
+    for (const answer of [true, false]) {
+      const server = create({ shouldUpgradeCallback: (req) => answer && req.url === '/ws' }, (req, res) => {
+        events.push(['request', req.url, req.upgrade]);
+        res.end('plain');
+      });
+      server.on('upgrade', (req, socket) => {
+        events.push(['upgrade', req.url]);
+        socket.end('HTTP/1.1 101 Switching Protocols\r\n\r\n');
+      });
+      const port = await listen(server);
+      const r = await exchange(port, ['GET /ws HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n'],
+        { idleMs: 300 });
+      events.push(normalize(r.text));
+      server.closeAllConnections();
+      server.close();
+    }
+    seen.push(events);
+  }
+  assert.deepStrictEqual(seen[1], seen[0]);
+});
+
 test('node:http requests talk to it (keep-alive agent)', async () => {
   const server = FACES[1][1]((req, res) => {
     let n = 0;
