@@ -66,12 +66,16 @@ function createSecureServer(options, handler) {
 
 // What http.Server / https.Server become: called or constructed, a server as
 // create(); a subclass (class X extends http.Server) is built on this
-// package's class, whose prototype it inherits. instanceof holds for this
-// package's servers and node:http's (the fallback).
+// package's class, whose prototype it inherits, and so is an ES5-style one
+// (util.inherits(X, http.Server), then http.Server.call(this, ...)).
+// instanceof holds for this package's servers and node:http's (the fallback).
 function front(Ours, NodeClass, create, name) {
   const Front = {
     [name]: function (options, handler) {
-      if (new.target === undefined || new.target === Front) return create(options, handler);
+      if (new.target === undefined) {
+        return ordinaryHasInstance.call(Ours, this) ? server.initializeServer(this, options, handler) : create(options, handler);
+      }
+      if (new.target === Front) return create(options, handler);
       return Reflect.construct(Ours, [options, handler], new.target);
     },
   }[name];

@@ -10,6 +10,12 @@ const isOurs = (server) => server instanceof ours.Server || server instanceof ou
 
 class Custom extends http.IncomingMessage {}
 
+// A subclass as pre-class code makes one.
+function Es5Server() {
+  http.Server.call(this, () => {});
+}
+require('node:util').inherits(Es5Server, http.Server);
+
 function made() {
   const servers = {
     createServer: http.createServer(),
@@ -20,6 +26,7 @@ function made() {
     newHttpsServer: new https.Server(),
     callHttpsServer: https.Server(),
     subclass: new (class extends http.Server {})(),
+    es5Subclass: new Es5Server(),
     optedOut: http.createServer({ llhttpNapi: false }),
     nodeIncomingMessage: http.createServer({ IncomingMessage: Custom }),
     nodeIncomingMessageAgain: http.createServer({ IncomingMessage: Custom }),
