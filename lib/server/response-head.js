@@ -10,6 +10,7 @@ const { checkName, checkValue } = require('./header-checks');
 const errors = require('./errors');
 const wire = require('./wire');
 const { eventsOnFirstListener } = require('./events');
+const { kUniqueHeaders } = require('./options');
 
 const CRLF = '\r\n';
 const SAYS_CLOSE = /(?:^|\W)close(?:$|\W)/i;
@@ -205,7 +206,8 @@ class OutgoingHead {
     const pairs = Array.isArray(headers) ? headers : Object.entries(headers);
     for (const [field, given] of pairs) {
       validateHeaderName(field, 'Trailer name');
-      const values = Array.isArray(given) && given.length > 1 ? given : [Array.isArray(given) ? given[0] : given];
+      const values = !Array.isArray(given) ? [given] :
+        given.length > 1 && !this._isUnique(field) ? given : [given.join('; ')];
       for (const value of values) {
         validateHeaderValue(field, value);
         trailer += field + ': ' + value + CRLF;
@@ -305,11 +307,18 @@ class OutgoingHead {
     return (said & KEEP_ALIVE) === 0 ? this._loop.server.keepAliveLines() : wire.CONNECTION_KEEP_ALIVE;
   }
 
+  // Whether `name` is one of the server's uniqueHeaders: node:http sends a
+  // list of values of such a header on one line, joined by '; '.
+  _isUnique(name) {
+    const unique = this._loop === null ? undefined : this._loop.server[kUniqueHeaders];
+    return unique !== undefined && unique !== null && unique.has(name.toLowerCase());
+  }
+
   // Appends the line(s) of header `name` to `head`, noting what they say.
   _addLines(head, name, value, validate) {
     if (validate) checkName(name);
     if (Array.isArray(value)) {
-      if (value.length < 2 || name.length !== 6 || name.toLowerCase() !== 'cookie') {
+      if ((value.length < 2 || name.length !== 6 || name.toLowerCase() !== 'cookie') && !this._isUnique(name)) {
         for (let i = 0; i < value.length; i++) head = this._addLine(head, name, value[i], validate);
         return head;
       }

@@ -461,6 +461,21 @@ test('shouldUpgradeCallback decides whether an Upgrade request goes to \'upgrade
   assert.deepStrictEqual(seen[1], seen[0]);
 });
 
+test('uniqueHeaders: a list of values of such a header or trailer goes on one line joined by \'; \', as node:http', async () => {
+  const handler = () => (req, res) => {
+    res.setHeader('X-Res-a', ['A', 'B']);
+    res.setHeader('X-Res-b', ['C', 'D']);
+    res.writeHead(200, { 'x-res-d': ['E', 'F'] });
+    res.addTrailers({ 'X-Res-Y': ['G', 'H'], 'x-res-z': ['I', 'J'] });
+    res.end('body');
+  };
+  const request = 'GET / HTTP/1.1\r\nHost: a\r\nTE: trailers\r\nConnection: close\r\n\r\n';
+  const r = await same({ uniqueHeaders: ['x-res-b', 'X-RES-D', 'x-res-y'] }, handler, [request]);
+  assert.match(r.text, /\r\nX-Res-b: C; D\r\n/);
+  assert.match(r.text, /\r\nX-Res-Y: G; H\r\n/);
+  await same({}, handler, [request]);
+});
+
 test('node:http requests talk to it (keep-alive agent)', async () => {
   const server = FACES[1][1]((req, res) => {
     let n = 0;
