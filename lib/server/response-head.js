@@ -130,7 +130,7 @@ class OutgoingHead {
   setHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('set');
     checkName(name);
-    checkValue(name, value);
+    checkValue(name, value, this);
     if (this._outHeaders === null) this._outHeaders = { __proto__: null };
     this._outHeaders[name.toLowerCase()] = [name, value];
     return this;
@@ -139,7 +139,7 @@ class OutgoingHead {
   appendHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('append');
     checkName(name);
-    checkValue(name, value);
+    checkValue(name, value, this);
     if (this._outHeaders === null) this._outHeaders = { __proto__: null };
     const key = name.toLowerCase();
     const entry = this._outHeaders[key];
@@ -307,6 +307,16 @@ class OutgoingHead {
     return (said & KEEP_ALIVE) === 0 ? this._loop.server.keepAliveLines() : wire.CONNECTION_KEEP_ALIVE;
   }
 
+  // Whether header values may hold control characters other than NUL, CR
+  // and LF: node:http's rule for a server made with httpValidation 'relaxed'
+  // or 'insecure', or insecureHTTPParser (on the lines whose node:http has
+  // lenient values; before, its check ignores the flag).
+  lenientValues() {
+    const server = this._loop === null ? null : this._loop.server;
+    return server !== null && (server.insecureHTTPParser === true || server.httpValidation === 'relaxed' ||
+      server.httpValidation === 'insecure');
+  }
+
   // Whether `name` is one of the server's uniqueHeaders: node:http sends a
   // list of values of such a header on one line, joined by '; '.
   _isUnique(name) {
@@ -339,7 +349,7 @@ class OutgoingHead {
       }
       return head + recent.line;
     }
-    if (validate) checkValue(name, value);
+    if (validate) checkValue(name, value, this);
     const bit = notedBit(name);
     if (bit !== undefined) this._note(bit, value);
     else if (name.length === 19 && isContentDisposition(name)) {

@@ -256,3 +256,31 @@ test('writeEarlyHints(): node:http\'s check of the Link value (ERR_INVALID_ARG_V
   assert.strictEqual(r.log.filter((entry) => entry === 'ok').length, 3);
   assert.strictEqual(r.text.split('HTTP/1.1 103 Early Hints').length, 3);
 });
+
+test('header values with control characters: refused, or taken where the server is lenient (httpValidation, insecureHTTPParser), as node:http', async () => {
+  const { withServer } = require('../support/both-servers');
+  const results = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    const handler = (req, res) => {
+      for (const value of ['a\x01b', 'a\x1fb', 'a\x00b', 'a\rb', 'a\u0100b']) {
+        for (const attempt of [() => res.setHeader('X-A', value), () => res.appendHeader('X-B', value)]) {
+          try {
+            attempt();
+            log.push('ok');
+          } catch (err) {
+            log.push(`${err.name} ${code(err)}`);
+          }
+        }
+      }
+      res.end('x');
+    };
+    for (const options of [{}, { httpValidation: 'relaxed' }, { httpValidation: 'insecure' }, { insecureHTTPParser: true }]) {
+      const r = await withServer(create, options, handler,
+        (port) => exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'], { idleMs: 300 }));
+      log.push(normalize(r.text));
+    }
+    results.push(log);
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+});
