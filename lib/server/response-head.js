@@ -358,7 +358,9 @@ class OutgoingHead {
       return head + name + ': ' + value + CRLF;
     }
     const line = name + ': ' + value + CRLF;
-    if (typeof value === 'string' || typeof value === 'number') {
+    // (Lines of a lenient server are not remembered: a strict one takes a
+    // remembered line unchecked.)
+    if ((typeof value === 'string' || typeof value === 'number') && !this.lenientValues()) {
       if (recentLines.size >= RECENT_NAMES) recentLines.clear();
       recentLines.set(name, { value, line, bit, flat: false });
     }

@@ -36,7 +36,7 @@ function isFlatString(encoding) {
 // A Link header as node:http checks writeEarlyHints()' `link` (RFC 8288's
 // link-value): `<target>`, then `; name`, `; name=value` or `; name="value"`
 // parameters. A string, or an array of them (joined by ', ').
-const LINK_VALUE = /^<[^>]*>(?:\s*;\s*[^\s;"=]+(?:=(?:"[^\s;"]*"|[^\s;"]*))?)*$/;
+const LINK_VALUE = /^<[^>\x00-\x1f\x7f]*>(?:\s*;\s*[^\s;"=]+(?:=(?:"[^\s;"]*"|[^\s;"]*))?)*$/;
 
 function linkValue(link) {
   if (typeof link === 'string') {

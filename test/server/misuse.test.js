@@ -243,6 +243,9 @@ test('writeEarlyHints(): node:http\'s check of the Link value (ERR_INVALID_ARG_V
     const hints = ['x', { link: '</>; ' }, { link: 'rel=preload; </a.js>' }, { link: 'invalid string' },
       { link: ['</a.css>; rel=preload', 'bad'] }, { link: 5 }, { link: [] },
       { link: '</a.css>; rel=preload; as="style"', 'x-extra': '1' }, { link: ['</a.js>; rel=preload', '</b.js>'] }];
+    // (node:http before 24 sends a Link with CR LF in its target, a second
+    // header injected; this server refuses it on every line.)
+    if (Number(process.versions.node.split('.')[0]) >= 24) hints.push({ link: '</a.css\r\nSet-Cookie: x=y>; rel=preload' });
     for (const hint of hints) {
       try {
         res.writeEarlyHints(hint);
@@ -264,7 +267,8 @@ test('header values with control characters: refused, or taken where the server 
     const log = [];
     const handler = (req, res) => {
       for (const value of ['a\x01b', 'a\x1fb', 'a\x00b', 'a\rb', 'a\u0100b']) {
-        for (const attempt of [() => res.setHeader('X-A', value), () => res.appendHeader('X-B', value)]) {
+        for (const attempt of [() => res.setHeader('X-A', value), () => res.appendHeader('X-B', value),
+          () => res.writeHead(200, { 'X-C': value })]) {
           try {
             attempt();
             log.push('ok');
@@ -275,7 +279,8 @@ test('header values with control characters: refused, or taken where the server 
       }
       res.end('x');
     };
-    for (const options of [{}, { httpValidation: 'relaxed' }, { httpValidation: 'insecure' }, { insecureHTTPParser: true }]) {
+    // (A strict server after a lenient one: a value the lenient one took is refused again.)
+    for (const options of [{}, { httpValidation: 'relaxed' }, { httpValidation: 'insecure' }, { insecureHTTPParser: true }, {}]) {
       const r = await withServer(create, options, handler,
         (port) => exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'], { idleMs: 300 }));
       log.push(normalize(r.text));
