@@ -17,7 +17,7 @@
 // browser: the distinct browser-like GETs of server-workloads.js answered
 // with a small JSON that reads user-agent (its net-echo handler, in node:http);
 // another name is a server-workloads.js workload; a path is an app module
-// exporting createApp() or a (req, res) handler, driven by the browser
+// exporting createApp(), createHandler() or a (req, res) handler, driven by the browser
 // requests (--requests=NAME for others). Sides: builtin (node:http as is),
 // napi (install() of --package, default this checkout) and, with
 // --server=MODULE, server: MODULE's createServer(handler) (llhttp-napi/server);
@@ -47,7 +47,9 @@ function serve() {
   let handle;
   if (isApp) {
     const app = require(path.resolve(target));
-    handle = typeof app.createApp === 'function' ? app.createApp() : app.handler || app;
+    // (createHandler(): an app that hands over its handler asynchronously, as apps/fastify-app.js.)
+    handle = typeof app.createApp === 'function' ? app.createApp() :
+      typeof app.createHandler === 'function' ? app.createHandler() : app.handler || app;
   } else {
     // (browser: the browser GETs answered by net-echo's handler, a small JSON that reads user-agent.)
     handle = workloads.handler(target === 'browser' ? 'net-echo' : target);
