@@ -17,10 +17,12 @@
 // browser: the distinct browser-like GETs of server-workloads.js answered
 // with a small JSON that reads user-agent (its net-echo handler, in node:http);
 // another name is a server-workloads.js workload; a path is an app module
-// exporting createApp() or a (req, res) handler, driven by the browser
+// exporting createApp(), createHandler() or a (req, res) handler, driven by the browser
 // requests (--requests=NAME for others). Sides: builtin (node:http as is),
 // napi (install() of --package, default this checkout) and, with
-// --server=MODULE, server: MODULE's createServer(handler) (llhttp-napi/server).
+// --server=MODULE, server: MODULE's createServer(handler) (llhttp-napi/server);
+// preload: node:http's createServer(handler) with llhttp-napi/server/register
+// (of --package) loaded first.
 // --keep keeps the dumps and perf maps; --from reports kept runs again (LABEL
 // renames their napi side, to put two checkouts side by side); --inclusive
 // adds the inclusive counts of the functions it matches.
@@ -45,12 +47,16 @@ function serve() {
   let handle;
   if (isApp) {
     const app = require(path.resolve(target));
-    handle = typeof app.createApp === 'function' ? app.createApp() : app.handler || app;
+    // (createHandler(): an app that hands over its handler asynchronously, as apps/fastify-app.js.)
+    handle = typeof app.createApp === 'function' ? app.createApp() :
+      typeof app.createHandler === 'function' ? app.createHandler() : app.handler || app;
   } else {
     // (browser: the browser GETs answered by net-echo's handler, a small JSON that reads user-agent.)
     handle = workloads.handler(target === 'browser' ? 'net-echo' : target);
   }
   Promise.resolve(handle).then((ready) => {
+    // preload: node:http's createServer under llhttp-napi/server/register.
+    if (options.side === 'preload') require(path.resolve(options.package || common.ROOT, 'lib', 'server', 'register.js'));
     const server = (options.side === 'server' ? require(options.server) : require('node:http')).createServer(ready);
     server.keepAliveTimeout = 600000;
     server.listen(0, '127.0.0.1', () => {
@@ -91,7 +97,8 @@ function drive(socket, requests, first, count) {
 // One server under callgrind; returns the window's dump and perf map.
 async function runOne({ node, side, n1, n2, dir, tag }) {
   const out = path.join(dir, `${tag}.out`);
-  const argv = [node, '--perf-basic-prof', __filename, target, '--serve', `--side=${side}`];
+  // (--single-threaded: no concurrent GC or compiler threads, so that runs count alike.)
+  const argv = [node, '--single-threaded', '--perf-basic-prof', __filename, target, '--serve', `--side=${side}`];
   if (options.package) argv.push(`--package=${path.resolve(options.package)}`);
   // (A module name stays a name: llhttp-napi/server.)
   if (options.server) argv.push(`--server=${/^[./]/.test(options.server) ? path.resolve(options.server) : options.server}`);

@@ -595,8 +595,9 @@ function deliverAll(parser) {
   let lateError;
   let headersThrew = false;
   for (let i = 0; i < count; i++) {
-    // (A parser removed by a handler delivers nothing more, from 24 on.)
-    if (parser._silenced) break;
+    // (A parser removed by a handler delivers nothing more, from 24 on; nor
+    // does one a handler closed, as its socket closed under it.)
+    if (parser._silenced || parser._closed) break;
     const kind = ws.kind(i);
     // (22 on: the built-in's lookup of the next handler drops it.)
     if (handlerLookupDropsException) late = false;

@@ -186,7 +186,9 @@ class Connection {
     this.activeWrote = false;
     if (res[kClosesConnection]) {
       this.lastAnswered = true;
-      this.socket.destroySoon();
+      // (A stream handed over as a connection may be a plain Duplex.)
+      if (typeof this.socket.destroySoon === 'function') this.socket.destroySoon();
+      else this.socket.end();
     } else if (this.oldest !== null) {
       this.giveTurn(this.oldest);
     } else {
@@ -383,6 +385,10 @@ function afterLastWrite(err) {
 }
 
 // The server's 'connection' (or 'secureConnection') listener.
+function refuseEncoding() {
+  throw errors.socketEncoding();
+}
+
 function onConnection(socket) {
   const server = this;
   const parser = new HTTPParser();
@@ -392,6 +398,9 @@ function onConnection(socket) {
   parser.maxHeaderPairs = typeof count === 'number' ? count << 1 : MAX_HEADER_PAIRS;
   server[kConnectionsSet].add(conn);
   if (server.timeout && typeof socket.setTimeout === 'function') socket.setTimeout(server.timeout);
+  // The parser reads bytes: a string encoding on the socket would break the
+  // stream, so it is refused, as node:http refuses it.
+  socket.setEncoding = refuseEncoding;
   attach(conn);
 }
 

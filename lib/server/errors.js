@@ -2,7 +2,7 @@
 // The errors llhttp-napi/server throws where node:http throws one of its
 // internal errors: same class, `code` and message.
 
-const { inspect } = require('node:util');
+const { format, inspect } = require('node:util');
 
 // How node:http's messages name a value of the wrong type.
 function received(value) {
@@ -17,8 +17,33 @@ function received(value) {
   return ` Received type ${typeof value} (${shown})`;
 }
 
+// Node's internal errors print their code: `Error [CODE]: message` heads
+// their stack (and so what inspect() and an uncaught throw show) and their
+// String(), while `name` stays the base's. Ours are of a subclass of the
+// base (one per base, named as it) whose toString() adds the code; the stack
+// is formatted once with the code in the name, which is then dropped.
+const codedClasses = new Map();
+
+function codedClass(Base) {
+  let Coded = codedClasses.get(Base);
+  if (Coded === undefined) {
+    Coded = {
+      [Base.name]: class extends Base {
+        toString() {
+          return `${this.name} [${this.code}]: ${this.message}`;
+        }
+      },
+    }[Base.name];
+    codedClasses.set(Base, Coded);
+  }
+  return Coded;
+}
+
 function make(Base, code, message) {
-  const err = new Base(message);
+  const err = new (codedClass(Base))(message);
+  err.name = `${Base.name} [${code}]`;
+  err.stack; // formats the stack now, with the code in it
+  delete err.name;
   err.code = code;
   return err;
 }
@@ -26,7 +51,13 @@ function make(Base, code, message) {
 module.exports = {
   headersSent: (action) => make(Error, 'ERR_HTTP_HEADERS_SENT',
     `Cannot ${action} headers after they are sent to the client`),
-  invalidStatusCode: (code) => make(RangeError, 'ERR_HTTP_INVALID_STATUS_CODE', `Invalid status code: ${code}`),
+  invalidStatusCode: (code) => make(RangeError, 'ERR_HTTP_INVALID_STATUS_CODE', format('Invalid status code: %s', code)),
+  badLink: (value) => make(TypeError, 'ERR_INVALID_ARG_VALUE', 'The argument \'hints\' must be an array or string of ' +
+    `format "</styles.css>; rel=preload; as=style". Received ${inspect(value)}`),
+  bodyNotAllowed: () => make(Error, 'ERR_HTTP_BODY_NOT_ALLOWED',
+    'Adding content for this request method or response status is not allowed.'),
+  socketEncoding: () => make(Error, 'ERR_HTTP_SOCKET_ENCODING',
+    'Changing the socket encoding is not allowed per RFC7230 Section 3.'),
   invalidChar: (name) => make(TypeError, 'ERR_INVALID_CHAR', `Invalid character in ${name}`),
   trailerInvalid: () => make(Error, 'ERR_HTTP_TRAILER_INVALID',
     'Trailers are invalid with this transfer encoding'),

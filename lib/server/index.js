@@ -110,12 +110,17 @@ const methods = {
   },
 };
 
+// The net.Server options of a Server made with `options`.
+function netOptions(options) {
+  return { allowHalfOpen: true, noDelay: options.noDelay ?? true, keepAlive: options.keepAlive,
+    keepAliveInitialDelay: options.keepAliveInitialDelay, highWaterMark: options.highWaterMark };
+}
+
 class Server extends net.Server {
   constructor(options, handler) {
     [options, handler] = splitArguments(options, handler);
     const reference = readOptions(options);
-    super({ allowHalfOpen: true, noDelay: options.noDelay ?? true, keepAlive: options.keepAlive,
-      keepAliveInitialDelay: options.keepAliveInitialDelay, highWaterMark: options.highWaterMark });
+    super(netOptions(options));
     configure(this, reference, options, handler, 'connection');
   }
 }
@@ -156,14 +161,37 @@ function secureServerClass() {
     constructor(options, handler) {
       [options, handler] = splitArguments(options, handler);
       const reference = readOptions(options);
-      // As node:https: the options as given over these defaults (not half-open).
-      super({ noDelay: true, ALPNProtocols: ['http/1.1'], ...options });
+      super(tlsOptions(options));
       configure(this, reference, options, handler, 'secureConnection');
       this.on('tlsClientError', onTlsClientError);
     }
   };
   addServerMethods(SecureServer, tls.Server);
   return SecureServer;
+}
+
+// As node:https: the options as given over these defaults (not half-open;
+// ALPN http/1.1 unless the options choose the protocol themselves).
+function tlsOptions(options) {
+  return { noDelay: true, ...(options.ALPNCallback ? {} : { ALPNProtocols: ['http/1.1'] }), ...options };
+}
+
+// Makes `server`, an object whose prototype chain leads to Server.prototype
+// or SecureServer.prototype but that no constructor made (an ES5-style
+// subclass's `http.Server.call(this, ...)` under the server preload), a
+// server in place, as the class's constructor would.
+function initializeServer(server, options, handler) {
+  [options, handler] = splitArguments(options, handler);
+  const reference = readOptions(options);
+  if (SecureServer !== null && server instanceof SecureServer) {
+    require('node:tls').Server.call(server, tlsOptions(options));
+    configure(server, reference, options, handler, 'secureConnection');
+    server.on('tlsClientError', onTlsClientError);
+  } else {
+    net.Server.call(server, netOptions(options));
+    configure(server, reference, options, handler, 'connection');
+  }
+  return server;
 }
 
 function isTlsOptions(options) {
@@ -213,7 +241,7 @@ function fastifyServerFactory(handler, opts = {}) {
   return server;
 }
 
-module.exports = { createServer, listen, prepareExpressApp, Server, fastifyServerFactory,
+module.exports = { createServer, listen, prepareExpressApp, Server, fastifyServerFactory, initializeServer,
   // The base classes of the IncomingMessage / ServerResponse options.
   IncomingMessage: ServerRequest, ServerResponse };
 Object.defineProperty(module.exports, 'SecureServer', { get: secureServerClass, enumerable: true });

@@ -107,7 +107,11 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
   conn.current = req;
   conn.lastRequest = req;
   if (upgrade) {
-    req.upgrade = req.method === 'CONNECT' || server.listenerCount('upgrade') > 0;
+    // (node:http's rule: the server's shouldUpgradeCallback where the line
+    // has one, whose default asks for an 'upgrade' listener.)
+    const wanted = server.shouldUpgradeCallback;
+    req.upgrade = req.method === 'CONNECT' ||
+      (typeof wanted === 'function' ? Boolean(server.shouldUpgradeCallback(req)) : server.listenerCount('upgrade') > 0);
     if (req.upgrade) return 0;
   }
   conn.pauseIfBehind();

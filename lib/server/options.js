@@ -67,7 +67,7 @@ function applyOptions(server, reference, options) {
 function messageClass(options, name, Base) {
   const given = options[name];
   if (given === undefined || given === null || given === Base) return undefined;
-  if (typeof given !== 'function' || !(given.prototype instanceof Base)) {
+  if (!extendsOurs(given, Base)) {
     const err = new TypeError(`The "options.${name}" class must extend llhttp-napi/server's ${name} ` +
       `(require('llhttp-napi/server').${name}); node:http's cannot run on this server. See docs/server.md.`);
     err.code = 'ERR_INVALID_ARG_VALUE';
@@ -76,4 +76,21 @@ function messageClass(options, name, Base) {
   return given;
 }
 
-module.exports = { splitArguments, readOptions, applyOptions, kUniqueHeaders, kOptimizeEmptyRequests };
+function extendsOurs(given, Base) {
+  return typeof given === 'function' && given.prototype instanceof Base;
+}
+
+// The name of the message class option ('IncomingMessage', 'ServerResponse')
+// that this server would refuse, or null (the server preload then makes the
+// server node:http's).
+function refusedMessageClass(options) {
+  if (options === null || typeof options !== 'object') return null;
+  const bases = { IncomingMessage: require('./request').ServerRequest, ServerResponse: require('./response').ServerResponse };
+  for (const name of ['IncomingMessage', 'ServerResponse']) {
+    const given = options[name];
+    if (given !== undefined && given !== null && given !== bases[name] && !extendsOurs(given, bases[name])) return name;
+  }
+  return null;
+}
+
+module.exports = { splitArguments, readOptions, applyOptions, refusedMessageClass, kUniqueHeaders, kOptimizeEmptyRequests };

@@ -24,6 +24,17 @@ const HAS_SIGNAL = Object.getOwnPropertyDescriptor(require('node:http').Incoming
 
 // (Neither a Readable nor an event emitter is constructed: see
 // makeReadable() below and ./events.js.)
+// Every value of each header, by lower-case name ([name, value, ...] pairs in).
+function distinctObject(raw) {
+  const out = { __proto__: null };
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    if (out[name] === undefined) out[name] = [raw[i + 1]];
+    else out[name].push(raw[i + 1]);
+  }
+  return out;
+}
+
 class ServerRequest {
   constructor(socket) {
     eventsOnFirstListener(this);
@@ -146,14 +157,7 @@ class ServerRequest {
   }
 
   get headersDistinct() {
-    const raw = this._rawHeaders;
-    const out = { __proto__: null };
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i].toLowerCase();
-      if (out[name] === undefined) out[name] = [raw[i + 1]];
-      else out[name].push(raw[i + 1]);
-    }
-    return out;
+    return distinctObject(this._rawHeaders);
   }
 
   // The first value of header `name` (any case), or undefined. (It takes
@@ -172,6 +176,10 @@ class ServerRequest {
       this._trailers = headersObject(raw, raw.length, this.joinDuplicateHeaders);
     }
     return this._trailers;
+  }
+
+  get trailersDistinct() {
+    return distinctObject(this.rawTrailers);
   }
 
   get connection() {

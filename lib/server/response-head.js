@@ -10,6 +10,7 @@ const { checkName, checkValue } = require('./header-checks');
 const errors = require('./errors');
 const wire = require('./wire');
 const { eventsOnFirstListener } = require('./events');
+const { kUniqueHeaders } = require('./options');
 
 const CRLF = '\r\n';
 const SAYS_CLOSE = /(?:^|\W)close(?:$|\W)/i;
@@ -129,7 +130,7 @@ class OutgoingHead {
   setHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('set');
     checkName(name);
-    checkValue(name, value);
+    checkValue(name, value, this);
     if (this._outHeaders === null) this._outHeaders = { __proto__: null };
     this._outHeaders[name.toLowerCase()] = [name, value];
     return this;
@@ -138,7 +139,7 @@ class OutgoingHead {
   appendHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('append');
     checkName(name);
-    checkValue(name, value);
+    checkValue(name, value, this);
     if (this._outHeaders === null) this._outHeaders = { __proto__: null };
     const key = name.toLowerCase();
     const entry = this._outHeaders[key];
@@ -205,7 +206,8 @@ class OutgoingHead {
     const pairs = Array.isArray(headers) ? headers : Object.entries(headers);
     for (const [field, given] of pairs) {
       validateHeaderName(field, 'Trailer name');
-      const values = Array.isArray(given) && given.length > 1 ? given : [Array.isArray(given) ? given[0] : given];
+      const values = !Array.isArray(given) ? [given] :
+        given.length > 1 && !this._isUnique(field) ? given : [given.join('; ')];
       for (const value of values) {
         validateHeaderValue(field, value);
         trailer += field + ': ' + value + CRLF;
@@ -305,11 +307,28 @@ class OutgoingHead {
     return (said & KEEP_ALIVE) === 0 ? this._loop.server.keepAliveLines() : wire.CONNECTION_KEEP_ALIVE;
   }
 
+  // Whether header values may hold control characters other than NUL, CR
+  // and LF: node:http's rule for a server made with httpValidation 'relaxed'
+  // or 'insecure', or insecureHTTPParser (on the lines whose node:http has
+  // lenient values; before, its check ignores the flag).
+  lenientValues() {
+    const server = this._loop === null ? null : this._loop.server;
+    return server !== null && (server.insecureHTTPParser === true || server.httpValidation === 'relaxed' ||
+      server.httpValidation === 'insecure');
+  }
+
+  // Whether `name` is one of the server's uniqueHeaders: node:http sends a
+  // list of values of such a header on one line, joined by '; '.
+  _isUnique(name) {
+    const unique = this._loop === null ? undefined : this._loop.server[kUniqueHeaders];
+    return unique !== undefined && unique !== null && unique.has(name.toLowerCase());
+  }
+
   // Appends the line(s) of header `name` to `head`, noting what they say.
   _addLines(head, name, value, validate) {
     if (validate) checkName(name);
     if (Array.isArray(value)) {
-      if (value.length < 2 || name.length !== 6 || name.toLowerCase() !== 'cookie') {
+      if ((value.length < 2 || name.length !== 6 || name.toLowerCase() !== 'cookie') && !this._isUnique(name)) {
         for (let i = 0; i < value.length; i++) head = this._addLine(head, name, value[i], validate);
         return head;
       }
@@ -330,7 +349,7 @@ class OutgoingHead {
       }
       return head + recent.line;
     }
-    if (validate) checkValue(name, value);
+    if (validate) checkValue(name, value, this);
     const bit = notedBit(name);
     if (bit !== undefined) this._note(bit, value);
     else if (name.length === 19 && isContentDisposition(name)) {
@@ -339,7 +358,9 @@ class OutgoingHead {
       return head + name + ': ' + value + CRLF;
     }
     const line = name + ': ' + value + CRLF;
-    if (typeof value === 'string' || typeof value === 'number') {
+    // (Lines of a lenient server are not remembered: a strict one takes a
+    // remembered line unchecked.)
+    if ((typeof value === 'string' || typeof value === 'number') && !this.lenientValues()) {
       if (recentLines.size >= RECENT_NAMES) recentLines.clear();
       recentLines.set(name, { value, line, bit, flat: false });
     }

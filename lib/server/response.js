@@ -33,6 +33,23 @@ function isFlatString(encoding) {
     encoding === 'latin1';
 }
 
+// A Link header as node:http checks writeEarlyHints()' `link` (RFC 8288's
+// link-value): `<target>`, then `; name`, `; name=value` or `; name="value"`
+// parameters. A string, or an array of them (joined by ', ').
+const LINK_VALUE = /^<[^>\x00-\x1f\x7f]*>(?:\s*;\s*[^\s;"=]+(?:=(?:"[^\s;"]*"|[^\s;"]*))?)*$/;
+
+function linkValue(link) {
+  if (typeof link === 'string') {
+    if (!LINK_VALUE.test(link)) throw errors.badLink(link);
+    return link;
+  }
+  if (!Array.isArray(link)) throw errors.badLink(link);
+  for (const item of link) {
+    if (typeof item !== 'string' || !LINK_VALUE.test(item)) throw errors.badLink(item);
+  }
+  return link.join(', ');
+}
+
 class ServerResponse extends OutgoingHead {
   constructor(req) {
     super(req);
@@ -178,8 +195,8 @@ class ServerResponse extends OutgoingHead {
   writeEarlyHints(hints, cb) {
     if (hints === null || typeof hints !== 'object' || Array.isArray(hints)) throw errors.notAnObject('hints', hints);
     if (hints.link === null || hints.link === undefined) return;
-    const link = Array.isArray(hints.link) ? hints.link.join(', ') : String(hints.link);
-    validateHeaderValue('Link', link);
+    const link = linkValue(hints.link);
+    if (link.length === 0) return;
     let head = 'HTTP/1.1 103 Early Hints\r\nLink: ' + link + CRLF;
     for (const key of Object.keys(hints)) {
       if (key === 'link') continue;
@@ -233,6 +250,7 @@ class ServerResponse extends OutgoingHead {
     }
     if (this._head === null) this._implicitHeader();
     if (!this._hasBody) {
+      if (this._loop.server.rejectNonStandardBodyWrites === true) throw errors.bodyNotAllowed();
       if (typeof callback === 'function') nextTick(callback);
       return true;
     }
@@ -308,8 +326,9 @@ class ServerResponse extends OutgoingHead {
     } else if (this._head === null) {
       this._contentLength = 0;
     }
-    if (typeof callback === 'function') this._onFinished(callback);
     if (this._head === null) this._implicitHeader();
+    if (chunk && !this._hasBody && this._loop.server.rejectNonStandardBodyWrites === true) throw errors.bodyNotAllowed();
+    if (typeof callback === 'function') this._onFinished(callback);
     this.finished = true;
     if (!this._hasBody) length = 0;
     if (this._chunks !== null && this.chunkedEncoding) {

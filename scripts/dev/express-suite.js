@@ -1,6 +1,6 @@
 'use strict';
 // Runs Express's own test suite (mocha, with supertest) twice, on node:http
-// and on llhttp-napi/server (the preload of scripts/dev/fastify-suite.js
+// and on llhttp-napi/server (its preload, lib/server/register.js,
 // makes http.createServer return this package's server; an Express app
 // handed to it is served as createServer(app) serves it), and prints
 // passed/failed per test file for both, then the tests that pass on
@@ -22,7 +22,7 @@ const { spawn } = require('node:child_process');
 const { printComparison } = require('./suite-report');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const PRELOAD = path.join(__dirname, 'fastify-suite-preload.js');
+const PRELOAD = path.join(ROOT, 'lib', 'server', 'register.js');
 
 function args() {
   const out = { checkout: null, jobs: 2, only: null, timeout: 120, testTimeout: 10000 };
@@ -60,7 +60,7 @@ function runFile(checkout, file, ours, { timeout: timeoutSec, testTimeout }, ind
     const mocha = path.join(checkout, 'node_modules', 'mocha', 'bin', 'mocha.js');
     const child = spawn(process.execPath, [...execArgv, mocha, '--require', 'test/support/env', '--check-leaks',
       '--timeout', String(testTimeout), '--reporter', 'json', '--reporter-option', `output=${report}`, file], {
-      cwd: checkout, env: { ...process.env, LLHTTP_NAPI_ROOT: ROOT }, stdio: 'ignore',
+      cwd: checkout, env: process.env, stdio: 'ignore',
     });
     let timedOut = false;
     const timer = setTimeout(() => {

@@ -1,6 +1,6 @@
 'use strict';
 // Runs Fastify's own test suite twice, on node:http and on llhttp-napi/server
-// (a preload makes http.createServer and https.createServer return this
+// (its preload, lib/server/register.js, makes every node:http server this
 // package's server), and prints passed/failed per test file for both, then
 // the tests that pass on node:http and fail on ours.
 //
@@ -14,7 +14,7 @@ const { spawn } = require('node:child_process');
 const { printComparison } = require('./suite-report');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const PRELOAD = path.join(__dirname, 'fastify-suite-preload.js');
+const PRELOAD = path.join(ROOT, 'lib', 'server', 'register.js');
 
 function args() {
   const out = { checkout: null, jobs: 2, only: null, timeout: 120 };
@@ -54,7 +54,7 @@ function runFile(checkout, file, ours, timeoutSec) {
   return new Promise((resolve) => {
     const execArgv = ours ? ['--require', PRELOAD] : [];
     const child = spawn(process.execPath, [...execArgv, '--test', '--test-reporter=tap', file], {
-      cwd: checkout, env: { ...process.env, LLHTTP_NAPI_ROOT: ROOT }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: checkout, env: process.env, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     child.stdout.on('data', (d) => { out += d; });

@@ -1,6 +1,6 @@
 'use strict';
 // Node 24's own tests of node:http's server, run on node:http and on
-// llhttp-napi/server (node-server-suite-preload.js makes http.createServer
+// llhttp-napi/server (its preload, lib/server/register.js, makes http.createServer
 // and https.createServer return this package's servers), by
 // the shared tools' node-http-suite.py beside the clone (or $NODE_HTTP_SUITE):
 // on the 24 binary the tool fetches, and with --node on the newest 26.x
@@ -21,7 +21,7 @@ const { nodeOf } = require('./test-lines');
 
 const TOOL = process.env.NODE_HTTP_SUITE ||
   path.join(__dirname, '..', '..', '..', 'shared', 'tools', 'node-http-suite.py');
-const PRELOAD = path.join(__dirname, 'node-server-suite-preload.js');
+const PRELOAD = path.join(__dirname, '..', '..', 'lib', 'server', 'register.js');
 const GLOBS = ['test-http-server*.js', 'test-http-keep-alive*.js', 'test-http-pipeline*.js', 'test-http-response*.js',
   'test-http-request*.js', 'test-http-set*.js', 'test-http-write*.js', 'test-http-outgoing*.js',
   'test-http-chunked*.js'];

@@ -111,6 +111,45 @@ test('the head changed after it is made throws node:http\'s errors; the answer s
   }
 });
 
+test('writeHead() with an invalid status code throws node:http\'s RangeError, the code shown as util.format shows it', async () => {
+  const r = await same((log) => (req, res) => {
+    for (const value of [-1, NaN, {}, [], 99, '1000', null, true, 'not valid', undefined]) {
+      try {
+        res.writeHead(value);
+        log.push('ok');
+      } catch (err) {
+        log.push(`${err.name} ${code(err)} ${err.message}`);
+      }
+    }
+    res.end('x');
+  });
+  assert.ok(r.log.includes('RangeError ERR_HTTP_INVALID_STATUS_CODE Invalid status code: {}'));
+});
+
+// What a program prints of an error (an uncaught one, console.log, inspect):
+// node:http's internal errors put their code in the stack's first line and
+// in String(); `name` stays the base class's.
+test('errors print as node:http\'s: `Error [CODE]: message` in the stack, inspect() and String()', async () => {
+  const { inspect } = require('node:util');
+  const shown = (err) => [String(err), err.stack.split('\n')[0], inspect(err).split('\n')[0], err.name,
+    err instanceof TypeError, err instanceof RangeError, Object.keys(err).join()].join(' | ');
+  const r = await same((log) => (req, res) => {
+    for (const attempt of [() => res.setHeader('X-A', 'a\nb'), () => res.writeHead(1000), () => res.write(5)]) {
+      try {
+        attempt();
+      } catch (err) {
+        log.push(shown(err));
+      }
+    }
+    res.on('error', () => {});
+    res.end('x');
+    res.write('y', (err) => log.push(shown(err)));
+  });
+  assert.ok(r.log[r.log.length - 1].startsWith('Error [ERR_STREAM_WRITE_AFTER_END]: write after end | ' +
+    'Error [ERR_STREAM_WRITE_AFTER_END]: write after end | Error [ERR_STREAM_WRITE_AFTER_END]: write after end | Error'));
+  assert.strictEqual(r.log.length, 4);
+});
+
 test('wrong arguments throw node:http\'s errors; after \'finish\' res.socket is null', async () => {
   await same((log) => (req, res) => {
     for (const attempt of [() => res.writeHead(200, ['a']), () => res.writeEarlyHints('x'), () => res.setHeader(5, 'x')]) {
@@ -168,4 +207,85 @@ test('end()\'s callback argument, closed, errored and writeInformation() as node
     res.on('close', () => log.push('close', res.closed));
     res.end('x', (...args) => log.push('cb', args));
   });
+});
+
+test('rejectNonStandardBodyWrites: a body for HEAD or 204 throws ERR_HTTP_BODY_NOT_ALLOWED from write() and end(chunk), as node:http', async () => {
+  const { withServer } = require('../support/both-servers');
+  const results = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    const handler = (req, res) => {
+      if (req.method !== 'HEAD') res.writeHead(204);
+      for (const attempt of [() => res.write('body'), () => res.end('body')]) {
+        try {
+          attempt();
+          log.push('ok');
+        } catch (err) {
+          log.push(`${err.name} ${code(err)} ${err.message}`);
+        }
+      }
+      if (!res.writableEnded) res.end();
+    };
+    for (const rejectNonStandardBodyWrites of [true, false]) {
+      for (const method of ['HEAD', 'GET']) {
+        const r = await withServer(create, { rejectNonStandardBodyWrites }, handler,
+          (port) => exchange(port, [`${method} / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`], { idleMs: 300 }));
+        log.push(normalize(r.text));
+      }
+    }
+    results.push(log);
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+});
+
+test('writeEarlyHints(): node:http\'s check of the Link value (ERR_INVALID_ARG_VALUE), nothing sent for an empty list', async () => {
+  const r = await same((log) => (req, res) => {
+    const hints = ['x', { link: '</>; ' }, { link: 'rel=preload; </a.js>' }, { link: 'invalid string' },
+      { link: ['</a.css>; rel=preload', 'bad'] }, { link: 5 }, { link: [] },
+      { link: '</a.css>; rel=preload; as="style"', 'x-extra': '1' }, { link: ['</a.js>; rel=preload', '</b.js>'] }];
+    // (node:http before 24 sends a Link with CR LF in its target, a second
+    // header injected; this server refuses it on every line.)
+    if (Number(process.versions.node.split('.')[0]) >= 24) hints.push({ link: '</a.css\r\nSet-Cookie: x=y>; rel=preload' });
+    for (const hint of hints) {
+      try {
+        res.writeEarlyHints(hint);
+        log.push('ok');
+      } catch (err) {
+        log.push(`${err.name} ${code(err)} ${err.message}`);
+      }
+    }
+    res.end('x');
+  });
+  assert.strictEqual(r.log.filter((entry) => entry === 'ok').length, 3);
+  assert.strictEqual(r.text.split('HTTP/1.1 103 Early Hints').length, 3);
+});
+
+test('header values with control characters: refused, or taken where the server is lenient (httpValidation, insecureHTTPParser), as node:http', async () => {
+  const { withServer } = require('../support/both-servers');
+  const results = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    const handler = (req, res) => {
+      for (const value of ['a\x01b', 'a\x1fb', 'a\x00b', 'a\rb', 'a\u0100b']) {
+        for (const attempt of [() => res.setHeader('X-A', value), () => res.appendHeader('X-B', value),
+          () => res.writeHead(200, { 'X-C': value })]) {
+          try {
+            attempt();
+            log.push('ok');
+          } catch (err) {
+            log.push(`${err.name} ${code(err)}`);
+          }
+        }
+      }
+      res.end('x');
+    };
+    // (A strict server after a lenient one: a value the lenient one took is refused again.)
+    for (const options of [{}, { httpValidation: 'relaxed' }, { httpValidation: 'insecure' }, { insecureHTTPParser: true }, {}]) {
+      const r = await withServer(create, options, handler,
+        (port) => exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'], { idleMs: 300 }));
+      log.push(normalize(r.text));
+    }
+    results.push(log);
+  }
+  assert.deepStrictEqual(results[1], results[0]);
 });

@@ -57,3 +57,39 @@ test('the timeout checker is node:http\'s kConnectionsCheckingInterval: replaced
     assert.ok(second._destroyed, face);
   }
 });
+
+test('a Duplex handed over as a connection is served, closed with end() when it has no destroySoon(), as node:http', async () => {
+  const { duplexPair } = require('node:stream');
+  for (const [face, create] of FACES) {
+    const server = create((req, res) => res.end('hi'));
+    const [client, side] = duplexPair();
+    server.emit('connection', side);
+    const chunks = [];
+    client.on('data', (d) => chunks.push(d));
+    client.write('GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+    await new Promise((resolve) => client.on('end', resolve));
+    assert.match(Buffer.concat(chunks).toString('latin1'), /^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nhi$/, face);
+    server.close();
+  }
+});
+
+test('setEncoding() on a connection\'s socket throws node:http\'s ERR_HTTP_SOCKET_ENCODING', async () => {
+  for (const [face, create] of FACES) {
+    const server = create(() => {});
+    const port = await listen(server);
+    const thrown = await new Promise((resolve) => {
+      server.once('connection', (socket) => {
+        try {
+          socket.setEncoding('utf8');
+          resolve(null);
+        } catch (err) {
+          resolve(`${err.name} ${err.code} ${err.message}`);
+        }
+        socket.destroy();
+      });
+      require('node:net').connect(port, '127.0.0.1').on('error', () => {});
+    });
+    assert.strictEqual(thrown, 'Error ERR_HTTP_SOCKET_ENCODING Changing the socket encoding is not allowed per RFC7230 Section 3.', face);
+    server.close();
+  }
+});

@@ -89,3 +89,12 @@ test('over TLS: plaintext and a refused certificate emit tlsClientError and clie
     assert.ok(builtin.length >= 3, builtin.join());
   }
 });
+
+test('over TLS: an ALPNCallback is the server\'s own choice of protocol (no default ALPNProtocols beside it), as node:https', () => {
+  const ALPNCallback = ({ protocols }) => protocols[0];
+  for (const create of [(o) => https.createServer(o), ours.createServer]) {
+    const server = create({ key, cert, ALPNCallback });
+    assert.ok(server instanceof tls.Server);
+    server.close();
+  }
+});
