@@ -2,7 +2,7 @@
 // OpenTelemetry's HTTP instrumentation (the real @opentelemetry packages)
 // traces a plain node:http application the same with the server preload as
 // without it, whichever of the two loads first, by -r, --import and
-// NODE_OPTIONS: the same spans (names, kinds, parents, status, attributes)
+// NODE_OPTIONS (and a node:https one by -r): the same spans (names, kinds, parents, status, attributes)
 // and the server's span active in the handler and in what it schedules.
 // The instrumentation wraps node:http's Server.prototype.emit; loaded first,
 // it wrapped node:http's prototype before the preload made its own the one
@@ -25,10 +25,11 @@ function trace(args, env = {}) {
   return JSON.parse(out);
 }
 
-let nodeHttp;
-function baseline() {
-  nodeHttp ??= trace(['-r', SETUP]);
-  return nodeHttp;
+const baselines = new Map();
+function baseline(env = {}) {
+  const key = JSON.stringify(env);
+  if (!baselines.has(key)) baselines.set(key, trace(['-r', SETUP], env));
+  return baselines.get(key);
 }
 
 test('on node:http: a server span under each client span, active in the handler, a timer and a promise', () => {
@@ -47,13 +48,16 @@ const ORDERS = {
   '-r the instrumentation, then --import the preload': [['-r', SETUP, '--import', PRELOAD]],
   'NODE_OPTIONS, the instrumentation first': [[], { NODE_OPTIONS: `-r ${SETUP} -r ${PRELOAD}` }],
   'NODE_OPTIONS, the preload first': [[], { NODE_OPTIONS: `-r ${PRELOAD} -r ${SETUP}` }],
+  'node:https, -r the instrumentation, then -r the preload': [['-r', SETUP, '-r', PRELOAD], { OTEL_APP_TLS: '1' }],
+  'node:https, -r the preload, then -r the instrumentation': [['-r', PRELOAD, '-r', SETUP], { OTEL_APP_TLS: '1' }],
 };
 
-for (const [name, [args, env]] of Object.entries(ORDERS)) {
+for (const [name, [args, env = {}]] of Object.entries(ORDERS)) {
   test(`${name}: the same spans as on node:http, the server span active where it is there`, () => {
     const result = trace(args, env);
+    const expected = baseline(env.OTEL_APP_TLS ? { OTEL_APP_TLS: '1' } : {});
     assert.strictEqual(result.ours, true);
-    assert.deepStrictEqual(result.spans, baseline().spans);
-    assert.deepStrictEqual(result.active, baseline().active);
+    assert.deepStrictEqual(result.spans, expected.spans);
+    assert.deepStrictEqual(result.active, { handler: true, timer: true, promise: true });
   });
 }

@@ -1,11 +1,12 @@
 'use strict';
-// A plain node:http application traced by test/support/otel-setup.js
-// (test/server/opentelemetry.test.js): one request from node:http's client
-// to its server. Prints JSON: the spans exported (what does not depend on the
+// A plain node:http application (node:https with OTEL_APP_TLS=1) traced by
+// test/support/otel-setup.js (test/server/opentelemetry.test.js): two
+// requests from node:http's client to its server. Prints JSON: the spans exported (what does not depend on the
 // run: names, kinds, parents, attributes without ports and addresses), and
 // whether the server's span was active in the handler and in a timer and a
 // promise the handler scheduled.
-const http = require('node:http');
+const tls = process.env.OTEL_APP_TLS === '1';
+const http = require(tls ? 'node:https' : 'node:http');
 const { trace } = require('@opentelemetry/api');
 
 const active = {};
@@ -15,7 +16,7 @@ function spanNow() {
 
 const clientPorts = [];
 let serverPort;
-const server = http.createServer((req, res) => {
+const server = http.createServer(tls ? require('./certificate').selfSigned() : {}, (req, res) => {
   clientPorts.push(String(req.socket.remotePort));
   if (req.method === 'POST') {
     req.resume();
@@ -36,7 +37,7 @@ const server = http.createServer((req, res) => {
 });
 
 function request(options, body, then) {
-  const req = http.request({ port: serverPort, host: '127.0.0.1', agent: false, ...options }, (res) => {
+  const req = http.request({ port: serverPort, host: '127.0.0.1', agent: false, rejectUnauthorized: false, ...options }, (res) => {
     res.resume();
     res.on('end', then);
   });
@@ -78,6 +79,6 @@ function report() {
     active: { handler: active.handler === serverId && serverId !== undefined,
       timer: active.timer === serverId && serverId !== undefined,
       promise: active.promise === serverId && serverId !== undefined },
-    ours: server instanceof require('../../lib/server').Server,
+    ours: server instanceof require('../../lib/server')[tls ? 'SecureServer' : 'Server'],
   }, null, 1));
 }
