@@ -132,10 +132,10 @@ const { EventEmitter } = require('node:events');
 
 // A connection that has not begun a request counts as idle for
 // closeIdleConnections() (26 on). Measured on a built-in ConnectionsList
-// with a built-in parser in it. The list is what node:http's
-// setupConnectionsTracking() stores first; it is taken there and the
-// function stopped before it starts its checker's timer, which loading a
-// preload must not leave behind (docs/server.md).
+// with a built-in parser in it. The list is taken where node:http's
+// setupConnectionsTracking() stores it, and the function stopped there,
+// before it starts its checker's timer, which loading a preload must not
+// leave behind (docs/server.md).
 function builtinConnectionsList() {
   const { setupConnectionsTracking } = require('_http_server');
   if (typeof setupConnectionsTracking !== 'function') return undefined;
@@ -144,6 +144,7 @@ function builtinConnectionsList() {
   const server = new Proxy({}, {
     get() { return undefined; },
     set(target, key, value) {
+      if (typeof value?.idle !== 'function') return Reflect.set(target, key, value);
       list = value;
       throw stop;
     },
@@ -190,21 +191,29 @@ function onBuiltinResponse(act, completeWrites = true) {
   });
   const res = new http.ServerResponse({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} });
   res.sendDate = false;
+  // (the lenient-header question answered here, not by the process's
+  // --insecure-http-parser, whose one warning this must not use up)
+  res.insecureHTTPParser = false;
   res.assignSocket(socket);
-  return withTicksDropped(() => act(res, writes));
+  return withStandInTicksDropped([res, socket], () => act(res, writes));
 }
 
-// Runs fn() with process.nextTick dropping what it is given. What the
-// stand-in response schedules (its uncork, a 'finish') concerns only itself,
-// and a queued tick would run after the application has begun, where an
-// async hook the application enables would see it with no init.
-function withTicksDropped(fn) {
+// Runs fn() with the ticks scheduled for the stand-ins (the response's
+// uncork of its socket) dropped: they concern only those, and a
+// queued tick would run after the application has begun, where an async
+// hook the application enables would see it with no init. Any other tick
+// is scheduled as it would have been.
+function withStandInTicksDropped(standIns, fn) {
   const nextTick = process.nextTick;
-  process.nextTick = function dropped() {};
+  const others = [];
+  process.nextTick = function held(callback, ...args) {
+    if (!args.some((arg) => standIns.includes(arg))) others.push([callback, args]);
+  };
   try {
     return fn();
   } finally {
     process.nextTick = nextTick;
+    for (const [callback, args] of others) nextTick(callback, ...args);
   }
 }
 
