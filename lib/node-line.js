@@ -94,14 +94,20 @@ const keepsHandlers = keptCalls === 2;
 
 // IncomingMessage dumps a fully received message with read(0) and destroys
 // a complete one in the same tick (24.22 on): lib/incoming.js is then not
-// needed. A dump that leaves the stream not flowing took that road.
+// needed. Asked of the built-in's _dump() on a stand-in message, which
+// records which road it took: a real stream would schedule ticks, and a
+// preload must leave nothing queued behind it (docs/server.md).
 function hasFastIncoming() {
   const { IncomingMessage } = require('_http_incoming');
-  const msg = new IncomingMessage(null);
-  msg.complete = true;
-  msg.push(null);
-  msg._dump();
-  return msg.readableFlowing === null;
+  let road = null;
+  const message = {
+    _dumped: false, complete: true, destroyed: false, readableLength: 0,
+    removeAllListeners() {},
+    read() { road = 'read'; },
+    resume() { road = 'resume'; },
+  };
+  IncomingMessage.prototype._dump.call(message);
+  return road === 'read';
 }
 
 module.exports = {
@@ -125,15 +131,34 @@ const http = require('node:http');
 const { EventEmitter } = require('node:events');
 
 // A connection that has not begun a request counts as idle for
-// closeIdleConnections() (26 on). Measured on the ConnectionsList of a
-// built-in server that never listens, with a built-in parser in it.
+// closeIdleConnections() (26 on). Measured on a built-in ConnectionsList
+// with a built-in parser in it. The list is taken where node:http's
+// setupConnectionsTracking() stores it, and the function stopped there,
+// before it starts its checker's timer, which loading a preload must not
+// leave behind (docs/server.md).
+function builtinConnectionsList() {
+  const { setupConnectionsTracking } = require('_http_server');
+  if (typeof setupConnectionsTracking !== 'function') return undefined;
+  const stop = Symbol('taken');
+  let list;
+  const server = new Proxy({}, {
+    get() { return undefined; },
+    set(target, key, value) {
+      if (typeof value?.idle !== 'function') return Reflect.set(target, key, value);
+      list = value;
+      throw stop;
+    },
+  });
+  try {
+    setupConnectionsTracking.call(server);
+  } catch (err) {
+    if (err !== stop) throw err;
+  }
+  return list;
+}
+
 function measureFreshConnectionIsIdle() {
-  const server = new http.Server();
-  server.emit('listening'); // (makes its list and its checker)
-  const symbols = Object.getOwnPropertySymbols(server);
-  const slot = (name) => server[symbols.find((s) => s.description === name)];
-  clearInterval(slot('http.server.connectionsCheckingInterval'));
-  const list = slot('http.server.connections');
+  const list = builtinConnectionsList();
   if (list === undefined || typeof list.idle !== 'function') return false;
   const parser = new Builtin();
   try {
@@ -166,8 +191,30 @@ function onBuiltinResponse(act, completeWrites = true) {
   });
   const res = new http.ServerResponse({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} });
   res.sendDate = false;
+  // (the lenient-header question answered here, not by the process's
+  // --insecure-http-parser, whose one warning this must not use up)
+  res.insecureHTTPParser = false;
   res.assignSocket(socket);
-  return act(res, writes);
+  return withStandInTicksDropped([res, socket], () => act(res, writes));
+}
+
+// Runs fn() with the ticks scheduled for the stand-ins (the response's
+// uncork of its socket) dropped: they concern only those, and a
+// queued tick would run after the application has begun, where an async
+// hook the application enables would see it with no init. Any other tick
+// is scheduled as it would have been.
+function withStandInTicksDropped(standIns, fn) {
+  const nextTick = process.nextTick;
+  const others = [];
+  process.nextTick = function held(callback, ...args) {
+    if (!args.some((arg) => standIns.includes(arg))) others.push([callback, args]);
+  };
+  try {
+    return fn();
+  } finally {
+    process.nextTick = nextTick;
+    for (const [callback, args] of others) nextTick(callback, ...args);
+  }
 }
 
 // end()'s callback runs before the 'finish' listeners (24 on; before, it

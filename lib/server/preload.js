@@ -101,11 +101,27 @@ function alsoInstances(NodeClass, Ours) {
   });
 }
 
+// What a tool that loaded before this preload put on node:http's server
+// prototype in place of a method both servers inherit (net.Server's,
+// EventEmitter's): OpenTelemetry's instrumentation-http wraps
+// Server.prototype.emit to open a span per 'request'. Such a wrapper calls the
+// inherited method it replaced, the one this package's server inherits too,
+// so it is put on this package's prototype as it is. Methods each server
+// defines itself (close, setTimeout, ...) stay each one's own.
+function takeNodePatches(NodeClass, Ours) {
+  for (const key of Reflect.ownKeys(NodeClass.prototype)) {
+    if (key === 'constructor' || Object.hasOwn(Ours.prototype, key) || !(key in Ours.prototype)) continue;
+    Object.defineProperty(Ours.prototype, key, Object.getOwnPropertyDescriptor(NodeClass.prototype, key));
+  }
+}
+
 let installed = false;
 
 function install() {
   if (installed) return;
   installed = true;
+  takeNodePatches(node.Server, server.Server);
+  takeNodePatches(node.SecureServer, server.SecureServer);
   http.createServer = createServer;
   http.Server = front(server.Server, node.Server, createServer, 'Server');
   https.createServer = createSecureServer;
