@@ -371,7 +371,9 @@ function call(parser, bytes, length) {
     // (In the addon's async context, events a handler sees are delivered
     // inside, see deliverCall(); those no handler sees need none. A parser
     // whose context is JavaScript's names no owner: the call returns its
-    // text, and the events are delivered here.)
+    // text, and the events are delivered here, in that context unless the
+    // call's one event is a message begin no handler sees: the first piece
+    // of a head enters none, as the addon's path enters no scope for it.)
     const scope = parser._scope;
     const owner = scope === null ? parser : undefined;
     result = bytes === null ? ws.finish(parser._id, owner) : ws.parse(parser._id, bytes, length, owner);
@@ -379,7 +381,8 @@ function call(parser, bytes, length) {
       parser._commands = 0;
       result = bytes !== null ? ws.result() : ws.failed() ? ws.error() : undefined;
     } else if (!ws.delivered) {
-      result = scope === null ? deliverCall.call(parser, result) : handlerScope.run(scope, parser._resource, deliverCall, parser, result);
+      result = scope === null || ws.quietBegin(parser._handlerBits) ? deliverCall.call(parser, result) :
+        handlerScope.run(scope, parser._resource, deliverCall, parser, result);
     }
     delivered = true;
   } finally {
