@@ -90,15 +90,22 @@ function readKeys(scope) {
 // The receiver of run()'s runInAsyncScope(): the resource, given its scope's
 // ids (again, if another parser's initialize() with the same resource gave
 // it its own since); the scope itself where the resource takes no
-// properties (frozen) or an AsyncResource keeps its ids otherwise.
+// properties (frozen, sealed, a proxy that refuses) or an AsyncResource
+// keeps its ids otherwise. (The async id is stored last: a resource that
+// refused a store never answers the check above. A refusal throws, this
+// module being strict: no Object.isExtensible() per new resource, a call
+// into the runtime.)
 function holder(scope, resource) {
   if (!keysRead) readKeys(scope);
   if (asyncIdKey === undefined || triggerIdKey === undefined) return scope;
   if (resource[asyncIdKey] === scope[asyncIdKey]) return resource;
-  if (!Object.isExtensible(resource)) return scope;
-  resource[asyncIdKey] = scope[asyncIdKey];
-  resource[triggerIdKey] = scope[triggerIdKey];
-  for (let i = 0; i < otherKeys.length; i++) resource[otherKeys[i]] = scope[otherKeys[i]];
+  try {
+    resource[triggerIdKey] = scope[triggerIdKey];
+    for (let i = 0; i < otherKeys.length; i++) resource[otherKeys[i]] = scope[otherKeys[i]];
+    resource[asyncIdKey] = scope[asyncIdKey];
+  } catch {
+    return scope;
+  }
   return resource;
 }
 

@@ -149,7 +149,7 @@ class HTTPParser {
     this._clock.initialize(this._connections !== null);
     this._type = type;
     this._silenced = false;
-    this._keptHandlers = null;
+    forgetKeptHandlers(this);
     this._commands = CMD_RESET | (this._commands & (CMD_HANDLERS | CMD_MAX_PAIRS));
     this._maxHeaderSize = max > MAX_INT32 ? MAX_INT32 : max;
     this._lenientFlags = (lenientFlags | 0) & line.lenientMask;
@@ -502,6 +502,13 @@ function handler(parser, key) {
     parser._keptHandlers[key] = cb;
   }
   return cb;
+}
+
+// initialize(): nothing is kept any more (the array stays for the next).
+function forgetKeptHandlers(parser) {
+  const kept = parser._keptHandlers;
+  if (kept === null) return;
+  for (let key = kOnHeadersComplete; key < kept.length; key++) kept[key] = null;
 }
 
 // The same without keeping what it finds.
