@@ -8,6 +8,17 @@
 #include "lhn_tables.h"
 #include "lhn_text.h"
 
+/* A callback's general path, out of line: its usual case (name_in_order(),
+ * value_in_order()) then runs without the registers the general one needs
+ * saved and restored. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LHN_OUT_OF_LINE __attribute__((noinline, cold))
+#elif defined(_MSC_VER)
+#define LHN_OUT_OF_LINE __declspec(noinline)
+#else
+#define LHN_OUT_OF_LINE
+#endif
+
 /* Chunk extensions allowed per chunk line, as in Node 20. */
 #define LHN_MAX_CHUNK_EXTENSIONS 16384
 
@@ -233,9 +244,7 @@ static inline int name_in_order(lhn_parser *p, const char *at, size_t len) {
   return 1;
 }
 
-static int on_header_field(llhttp_t *h, const char *at, size_t len) {
-  lhn_parser *p = enter(h);
-  if (name_in_order(p, at, len)) return 0;
+static LHN_OUT_OF_LINE int header_field(lhn_parser *p, const char *at, size_t len) {
   lhn_state *st = &p->st;
   int rv = track_header(p, len);
   if (rv != 0) return leave(p, rv);
@@ -289,9 +298,7 @@ static inline int value_in_order(lhn_parser *p, const char *at, size_t len) {
   return 1;
 }
 
-static int on_header_value(llhttp_t *h, const char *at, size_t len) {
-  lhn_parser *p = enter(h);
-  if (value_in_order(p, at, len)) return 0;
+static LHN_OUT_OF_LINE int header_value(lhn_parser *p, const char *at, size_t len) {
   lhn_state *st = &p->st;
   int rv = track_header(p, len);
   if (rv != 0) return leave(p, rv);
@@ -313,6 +320,16 @@ static int on_header_value(llhttp_t *h, const char *at, size_t len) {
   pair[LHN_PAIR_VALUE_END] = (int32_t)(pos + len);
   note_span(st, pos, len);
   return leave(p, 0);
+}
+
+static int on_header_field(llhttp_t *h, const char *at, size_t len) {
+  lhn_parser *p = enter(h);
+  return name_in_order(p, at, len) ? 0 : header_field(p, at, len);
+}
+
+static int on_header_value(llhttp_t *h, const char *at, size_t len) {
+  lhn_parser *p = enter(h);
+  return value_in_order(p, at, len) ? 0 : header_value(p, at, len);
 }
 
 static int on_chunk_extension(llhttp_t *h, const char *at, size_t len) {
