@@ -7,9 +7,8 @@
 // thread (./workspace.js), the C core parses the whole buffer and records its
 // events there, and the parser delivers them to its kOn* handlers as the
 // built-in calls them, in the async context of initialize() (one scope per
-// call: an AsyncResource's, entered here, or, once an init hook was seen,
-// the addon's, entered natively; see jsAsyncScope()). When a handler
-// changes the course of parsing (kOnHeadersComplete answering 1 or 2, a
+// call, ./handler-scope.js: entered here, or natively by the addon). When a
+// handler changes the course of parsing (kOnHeadersComplete answering 1 or 2, a
 // handler throwing), the core rewinds and re-parses up to that event. The
 // parser owns its native state (an id of the seam's, ./workspace.js), the
 // commands the core gets with the next call and its lifecycle; its current
@@ -18,8 +17,8 @@
 // ./read-path.js; other modules ask it through the named hooks of
 // ./parser-hooks.js.
 
-const { AsyncResource } = require('node:async_hooks');
 const workspace = require('./workspace');
+const handlerScope = require('./handler-scope');
 const { Head } = require('./head');
 const { MessageClock, sinceMs } = require('./clock');
 const connections = require('./connections');
@@ -40,8 +39,6 @@ const { limitsHeaderPairs, keepsHandlers, handlerLookupDropsException, headersTh
   headersThrowHidesResult } = line;
 
 const ASYNC_TYPES = ['', 'HTTPINCOMINGMESSAGE', 'HTTPCLIENTREQUEST'];
-// AsyncResource options of jsAsyncScope(), one object for every initialize().
-const MANUAL_DESTROY = Object.freeze({ requireManualDestroy: true });
 const MAX_INT32 = 2 ** 31 - 1;
 const EMPTY = Buffer.alloc(0);
 // A finish() called from inside a handler, kept for later (see queueNested()).
@@ -55,70 +52,6 @@ function maxHeaderSizeOption() {
   // --max-http-header-size, as the built-in reads it for a size of 0.
   if (defaultMaxHeaderSize === 0) defaultMaxHeaderSize = require('node:http').maxHeaderSize;
   return defaultMaxHeaderSize;
-}
-
-// Whether an async_hooks init hook was ever seen listening (see
-// jsAsyncScope()): from then on every context is the addon's.
-let initHooksSeen = false;
-
-// The async context of an initialize() made in JavaScript, or null when an
-// init hook listens. The built-in's init hook gets initialize()'s resource;
-// where no init hook listens, nobody sees that init, and an AsyncResource
-// gives the handlers the same as the addon's context would (async ids and
-// trigger, initialize()'s resource as executionAsyncResource() (see
-// scopeHolder()), the AsyncLocalStorage frame of initialize(), before, after
-// and destroy hooks) for less: it is entered from JavaScript,
-// and exceptions leave the handlers as thrown. AsyncResource's constructor
-// refuses an empty type exactly when an init hook listens: that is the
-// probe, and its answer is kept (one exception, not one per initialize()).
-function jsAsyncScope() {
-  if (initHooksSeen) return null;
-  try {
-    return new AsyncResource('', MANUAL_DESTROY);
-  } catch {
-    initHooksSeen = true;
-    return null;
-  }
-}
-
-// runInAsyncScope() takes the async ids and the AsyncLocalStorage frame from
-// its receiver's own symbol properties (an AsyncResource's), and makes the
-// receiver executionAsyncResource(): applied to initialize()'s resource
-// carrying them, handlers see that resource, as the built-in's do.
-const runInAsyncScope = AsyncResource.prototype.runInAsyncScope;
-// An AsyncResource's own symbols, read from the first one: its async id's,
-// its trigger's, and the rest (the AsyncLocalStorage frame from 24 on). One
-// store each below, so that each store sees one key.
-let scopeKeysRead = false;
-let asyncIdKey;
-let triggerIdKey;
-let otherScopeKeys;
-
-function readScopeKeys(scope) {
-  const keys = Object.getOwnPropertySymbols(scope);
-  const id = scope.asyncId();
-  const trigger = scope.triggerAsyncId();
-  asyncIdKey = keys.find((key) => scope[key] === id);
-  triggerIdKey = keys.find((key) => key !== asyncIdKey && scope[key] === trigger);
-  otherScopeKeys = keys.filter((key) => key !== asyncIdKey && key !== triggerIdKey);
-  scopeKeysRead = true;
-}
-
-// The receiver of a parser's runInAsyncScope(): its resource, given its
-// scope's ids (again, if another parser's initialize() with the same
-// resource gave it its own since); the scope itself where the resource takes
-// no properties (frozen) or an AsyncResource keeps its ids otherwise.
-function scopeHolder(parser) {
-  const scope = parser._scope;
-  const resource = parser._resource;
-  if (!scopeKeysRead) readScopeKeys(scope);
-  if (asyncIdKey === undefined || triggerIdKey === undefined) return scope;
-  if (resource[asyncIdKey] === scope[asyncIdKey]) return resource;
-  if (!Object.isExtensible(resource)) return scope;
-  resource[asyncIdKey] = scope[asyncIdKey];
-  resource[triggerIdKey] = scope[triggerIdKey];
-  for (let i = 0; i < otherScopeKeys.length; i++) resource[otherScopeKeys[i]] = scope[otherScopeKeys[i]];
-  return resource;
 }
 
 function toBytes(data) {
@@ -160,9 +93,9 @@ class HTTPParser {
     // Handlers run in the async context initialize() was called in, as the
     // built-in's do (AsyncLocalStorage stores included): the addon makes it
     // with initialize()'s resource, which the parser holds meanwhile, or,
-    // where no init hook can see it, this module (jsAsyncScope()).
+    // where no init hook can see it, JavaScript (./handler-scope.js).
     this._resource = null;
-    this._scope = null;           // that AsyncResource, or null: the addon's
+    this._scope = null;           // ./handler-scope.js's open(), or null: the addon's
     this._initCount = 0;          // initialize() calls, see deliverAll()
     this._destroyed = true;
     this._silenced = false;       // remove() from 24 on: no events until initialize()
@@ -203,12 +136,7 @@ class HTTPParser {
       if (typeof options !== 'object') throw new TypeError('The "options" argument must be an object');
       if (options.lazyHeaders !== undefined) this.lazyHeaders = options.lazyHeaders === true;
     }
-    if (!this._destroyed && this._scope !== null) this._scope.emitDestroy();
-    const scope = jsAsyncScope();
-    // (The addon's context, new or none, replaces its previous one: destroyed.)
-    if (scope === null) workspace.initAsyncContext(this._id, resource, ASYNC_TYPES[type]);
-    else if (this._scope === null && !this._destroyed) workspace.destroyAsyncContext(this._id);
-    this._scope = scope;
+    this._scope = handlerScope.open(this._id, resource, ASYNC_TYPES[type], this._scope, !this._destroyed);
     this._resource = resource;
     this._initCount++;
     this._destroyed = false;
@@ -221,7 +149,7 @@ class HTTPParser {
     this._clock.initialize(this._connections !== null);
     this._type = type;
     this._silenced = false;
-    this._keptHandlers = null;
+    forgetKeptHandlers(this);
     this._commands = CMD_RESET | (this._commands & (CMD_HANDLERS | CMD_MAX_PAIRS));
     this._maxHeaderSize = max > MAX_INT32 ? MAX_INT32 : max;
     this._lenientFlags = (lenientFlags | 0) & line.lenientMask;
@@ -290,8 +218,7 @@ class HTTPParser {
     if (this._destroyed) return;
     this._destroyed = true;
     this._resource = null;
-    if (this._scope !== null) this._scope.emitDestroy();
-    else workspace.destroyAsyncContext(this._id);
+    handlerScope.close(this._id, this._scope);
     this._scope = null;
   }
 
@@ -444,7 +371,9 @@ function call(parser, bytes, length) {
     // (In the addon's async context, events a handler sees are delivered
     // inside, see deliverCall(); those no handler sees need none. A parser
     // whose context is JavaScript's names no owner: the call returns its
-    // text, and the events are delivered here.)
+    // text, and the events are delivered here, in that context unless the
+    // call's one event is a message begin no handler sees: the first piece
+    // of a head enters none, as the addon's path enters no scope for it.)
     const scope = parser._scope;
     const owner = scope === null ? parser : undefined;
     result = bytes === null ? ws.finish(parser._id, owner) : ws.parse(parser._id, bytes, length, owner);
@@ -452,7 +381,8 @@ function call(parser, bytes, length) {
       parser._commands = 0;
       result = bytes !== null ? ws.result() : ws.failed() ? ws.error() : undefined;
     } else if (!ws.delivered) {
-      result = scope === null ? deliverCall.call(parser, result) : runInAsyncScope.call(scopeHolder(parser), deliverCall, parser, result);
+      result = scope === null || ws.quietBegin(parser._handlerBits) ? deliverCall.call(parser, result) :
+        handlerScope.run(scope, parser._resource, deliverCall, parser, result);
     }
     delivered = true;
   } finally {
@@ -572,6 +502,13 @@ function handler(parser, key) {
     parser._keptHandlers[key] = cb;
   }
   return cb;
+}
+
+// initialize(): nothing is kept any more (the array stays for the next).
+function forgetKeptHandlers(parser) {
+  const kept = parser._keptHandlers;
+  if (kept === null) return;
+  for (let key = kOnHeadersComplete; key < kept.length; key++) kept[key] = null;
 }
 
 // The same without keeping what it finds.

@@ -55,7 +55,7 @@ const {
   HC_KEEP_ALIVE, PAIR_NAME_START, PAIR_NAME_END, PAIR_VALUE_START, PAIR_VALUE_END, PAIR_KNOWN_NAME,
   PAIR_SLOTS, WS_EVENTS, WS_NREAD, WS_ERROR, WS_UPGRADED, WS_GENERATION, WS_COMMANDS, WS_TYPE,
   WS_MAX_HEADER, WS_LENIENT, WS_HANDLERS, WS_MAX_PAIRS, WS_ADDRESS, WS_LENGTH,
-  REWIND_ANSWER, REWIND_FAIL, EV_BODY, MAX_DEPTH,
+  REWIND_ANSWER, REWIND_FAIL, EV_BODY, MAX_DEPTH, HAS_ON_MESSAGE_BEGIN,
 } = layout;
 
 // The well-known header names by the core's tag (PAIR_KNOWN_NAME - 1), as
@@ -196,6 +196,13 @@ class Workspace {
   }
 
   // ---- events ----
+
+  // Whether the last call's one event is a message begin without a
+  // handler among `handlers` (HAS_* bits, those the core was told).
+  quietBegin(handlers) {
+    return this.state[WS_EVENTS] === 1 && this.events[EV_KIND] === EV_MESSAGE_BEGIN &&
+      (handlers & HAS_ON_MESSAGE_BEGIN) === 0;
+  }
 
   kind(i) {
     return this.events[i * EVENT_SLOTS + EV_KIND];

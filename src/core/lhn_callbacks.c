@@ -8,6 +8,17 @@
 #include "lhn_tables.h"
 #include "lhn_text.h"
 
+/* A callback's general path, out of line: its usual case (name_in_order(),
+ * value_in_order()) then runs without the registers the general one needs
+ * saved and restored. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LHN_OUT_OF_LINE __attribute__((noinline, cold))
+#elif defined(_MSC_VER)
+#define LHN_OUT_OF_LINE __declspec(noinline)
+#else
+#define LHN_OUT_OF_LINE
+#endif
+
 /* Chunk extensions allowed per chunk line, as in Node 20. */
 #define LHN_MAX_CHUNK_EXTENSIONS 16384
 
@@ -201,8 +212,39 @@ static inline int count_field(lhn_parser *p) {
   return 0;
 }
 
-static int on_header_field(llhttp_t *h, const char *at, size_t len) {
-  lhn_parser *p = enter(h);
+/* The usual field: a name whose first piece lies in the input, in order
+ * after the text's earlier spans, with room for its pair, no flush due, no
+ * limit reached and no rewind failing here. Records it and returns 1; else
+ * changes nothing and returns 0 (the general path then runs). */
+static inline int name_in_order(lhn_parser *p, const char *at, size_t len) {
+  lhn_state *st = &p->st;
+  lhn_workspace *ws = p->ws;
+  uint32_t count = st->pair_count;
+  uint32_t fields = st->header_fields;
+  uint32_t max = p->max_header_pairs;
+  if (st->num_fields != st->num_values || ws->copying || ws->origin == NULL || ws->fail_serial != 0 ||
+      !st->head_started || st->num_fields + 1 == LHN_MAX_PENDING_FIELDS || count >= ws->pair_cap ||
+      st->header_nread + len >= p->max_header_size ||
+      (max != 0 && st->llhttp.type == HTTP_REQUEST && (uint64_t)(fields + 1) * 2 > max)) {
+    return 0;
+  }
+  uint32_t pos = lhn_text_offset(ws, at);
+  int32_t end = (int32_t)(pos + (uint32_t)len);
+  st->header_nread += len;
+  st->header_fields = fields + 1;
+  st->num_fields++;
+  st->pair_count = count + 1;
+  st->span_end = (uint32_t)end;
+  int32_t *pair = ws->pairs + (size_t)count * LHN_PAIR_SLOTS;
+  pair[LHN_PAIR_NAME_START] = (int32_t)pos;
+  pair[LHN_PAIR_NAME_END] = end;
+  pair[LHN_PAIR_VALUE_START] = (int32_t)pos;
+  pair[LHN_PAIR_VALUE_END] = (int32_t)pos;
+  pair[LHN_PAIR_KNOWN_NAME] = 0;
+  return 1;
+}
+
+static LHN_OUT_OF_LINE int header_field(lhn_parser *p, const char *at, size_t len) {
   lhn_state *st = &p->st;
   int rv = track_header(p, len);
   if (rv != 0) return leave(p, rv);
@@ -235,8 +277,28 @@ static int on_header_field(llhttp_t *h, const char *at, size_t len) {
   return leave(p, 0);
 }
 
-static int on_header_value(llhttp_t *h, const char *at, size_t len) {
-  lhn_parser *p = enter(h);
+/* The usual value: the first piece of the current pair's value, in the
+ * input in order, no limit reached and no rewind failing here. Records it
+ * and returns 1; else changes nothing and returns 0. */
+static inline int value_in_order(lhn_parser *p, const char *at, size_t len) {
+  lhn_state *st = &p->st;
+  lhn_workspace *ws = p->ws;
+  if (st->num_values == st->num_fields || ws->copying || ws->origin == NULL || ws->fail_serial != 0 ||
+      st->header_nread + len >= p->max_header_size) {
+    return 0;
+  }
+  uint32_t pos = lhn_text_offset(ws, at);
+  int32_t end = (int32_t)(pos + (uint32_t)len);
+  st->header_nread += len;
+  st->num_values++;
+  st->span_end = (uint32_t)end;
+  int32_t *pair = ws->pairs + (size_t)(st->pair_count - 1) * LHN_PAIR_SLOTS;
+  pair[LHN_PAIR_VALUE_START] = (int32_t)pos;
+  pair[LHN_PAIR_VALUE_END] = end;
+  return 1;
+}
+
+static LHN_OUT_OF_LINE int header_value(lhn_parser *p, const char *at, size_t len) {
   lhn_state *st = &p->st;
   int rv = track_header(p, len);
   if (rv != 0) return leave(p, rv);
@@ -258,6 +320,16 @@ static int on_header_value(llhttp_t *h, const char *at, size_t len) {
   pair[LHN_PAIR_VALUE_END] = (int32_t)(pos + len);
   note_span(st, pos, len);
   return leave(p, 0);
+}
+
+static int on_header_field(llhttp_t *h, const char *at, size_t len) {
+  lhn_parser *p = enter(h);
+  return name_in_order(p, at, len) ? 0 : header_field(p, at, len);
+}
+
+static int on_header_value(llhttp_t *h, const char *at, size_t len) {
+  lhn_parser *p = enter(h);
+  return value_in_order(p, at, len) ? 0 : header_value(p, at, len);
 }
 
 static int on_chunk_extension(llhttp_t *h, const char *at, size_t len) {

@@ -223,6 +223,41 @@ test('without an init hook, handlers see what the built-in\'s see (store, resour
   assert.strictEqual(ours.framing, 'framed');
 });
 
+// Ours gives initialize()'s resource its context's ids where it takes them:
+// one that refuses must still get the context, and no exception.
+const REFUSING_RESOURCES = `
+const { AsyncLocalStorage, executionAsyncId } = require('node:async_hooks');
+const als = new AsyncLocalStorage();
+const refusing = new Proxy({}, { set() { return false; }, defineProperty() { return false; } });
+const seen = [];
+let jsPath = true;
+for (const resource of [Object.freeze({}), Object.seal({}), Object.preventExtensions({}), refusing]) {
+  const p = new HTTPParser();
+  als.run('at-initialize', () => p.initialize(HTTPParser.REQUEST, resource));
+  const ids = [];
+  p[HTTPParser.kOnHeadersComplete] = () => { ids.push(executionAsyncId()); seen.push(als.getStore()); };
+  const outside = executionAsyncId();
+  for (let i = 0; i < 2; i++) als.run('at-execute', () => p.execute(Buffer.from('GET / HTTP/1.1\\r\\n\\r\\n')));
+  seen.push(ids.length === 2 && ids[0] === ids[1] && ids[0] !== outside);
+  if (p._scope !== undefined) jsPath = jsPath && p._scope !== null;
+}
+console.log(JSON.stringify({ seen, jsPath }));
+`;
+
+// (Before 24 an AsyncLocalStorage stores on the resource itself: a frozen one
+// throws there, for either parser.)
+test('without an init hook, a resource that takes no properties (frozen, sealed, a refusing proxy) still gives the handlers its context',
+  { skip: Number(process.versions.node.split('.')[0]) < 24 && 'AsyncLocalStorage stores on the resource before 24' }, () => {
+    const [theirs, ours] = ['builtin', 'napi'].map((which) => {
+      const r = runWithParserInChild(which, REFUSING_RESOURCES);
+      assert.strictEqual(r.status, 0, describeChildExit(r));
+      return JSON.parse(r.stdout);
+    });
+    assert.deepStrictEqual(theirs.seen, Array(4).fill(['at-initialize', 'at-initialize', true]).flat());
+    assert.deepStrictEqual(ours.seen, theirs.seen);
+    assert.strictEqual(ours.jsPath, true);
+  });
+
 // (In a process of its own: no init hook there, ours delivers from JavaScript.)
 test('an uncaught exception of a handler is reported at the handler\'s line, as the built-in\'s', () => {
   const file = path.join(os.tmpdir(), `llhttp-napi-throw-${process.pid}.js`);
