@@ -18,8 +18,7 @@ const { expressMakers } = require('./express');
 
 const { kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kOnExecute } = HTTPParser;
 const { kOpenRequest, kBodyChunk, kBodyEnd, kOpenResponse, kWritable } = seam;
-const { kConnection, kConnectionsSet, kIncomingMessage, kServerResponse, kDumpedAtOnce } = seam;
-const { kOptimizeEmptyRequests } = require('./options');
+const { kConnection, kConnectionsSet, kIncomingMessage, kServerResponse, kDumpedAtOnce, kOptimizeEmptyRequests } = seam;
 
 const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 

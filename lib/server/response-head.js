@@ -10,7 +10,7 @@ const { checkName, checkValue } = require('./header-checks');
 const errors = require('./errors');
 const wire = require('./wire');
 const { eventsOnFirstListener } = require('./events');
-const { kUniqueHeaders } = require('./options');
+const { kUniqueHeaders } = require('./seam');
 
 const CRLF = '\r\n';
 const SAYS_CLOSE = /(?:^|\W)close(?:$|\W)/i;
