@@ -272,6 +272,10 @@ function makeReadable(req) {
   req._hasReadable = true;
   Readable.call(req);
   const state = req._readableState;
+  // (As node:http's: the Readable does not call _read() to fill itself up
+  // ahead, so only a reader marks the request read, and a request answered
+  // unread is drained by the loop.)
+  state.readingMore = true;
   if (req._settled) {
     // (node:http's emitted 'end' and 'close' to nobody ticks ago.)
     state.ended = state.endEmitted = true;
