@@ -250,6 +250,14 @@ class OutgoingHead {
     return this;
   }
 
+  // Does the head say a Content-Length that the body must match? (What
+  // strictContentLength holds the body to, as node:http: a length given and
+  // not removed, for a body that is not chunked.)
+  _declaresLength() {
+    return this._contentLength !== null && this._contentLength !== undefined && this._hasBody &&
+      (this._removed & CONTENT_LENGTH) === 0 && !this.chunkedEncoding && !this.hasHeader('transfer-encoding');
+  }
+
   // (node:http's name: frameworks call it to make the head now.)
   _implicitHeader() {
     this.writeHead(this.statusCode);
