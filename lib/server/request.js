@@ -265,12 +265,20 @@ if (HAS_SIGNAL) {
   });
 }
 
+// The options of each request's Readable (read by its constructor at once:
+// one object for all).
+const readableOptions = { highWaterMark: undefined };
+
 // The Readable behind a request, made on first use: Readable's constructor
 // runs on the request (its listeners stay), and what the loop said before
 // is said again (the end of the body, an unread body discarded).
 function makeReadable(req) {
   req._hasReadable = true;
-  Readable.call(req);
+  // (Its buffer is the socket's size, as node:http's: the server's
+  // highWaterMark option.)
+  const socket = req.socket;
+  readableOptions.highWaterMark = socket !== null && socket !== undefined ? socket.readableHighWaterMark : undefined;
+  Readable.call(req, readableOptions);
   const state = req._readableState;
   // (As node:http's: the Readable does not call _read() to fill itself up
   // ahead, so only a reader marks the request read, and a request answered

@@ -11,6 +11,9 @@
 const { nextTick } = require('node:process');
 const { Buffer } = require('node:buffer');
 const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
+// node:http's key of a response's high-water mark (which its tests and
+// some libraries read).
+const { kHighWaterMark } = require('_http_outgoing');
 const { OutgoingHead, isNonAscii } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
@@ -116,6 +119,11 @@ class ServerResponse extends OutgoingHead {
   }
 
   get writableHighWaterMark() {
+    return this._loop.socket.writableHighWaterMark;
+  }
+
+  // (node:http's: the socket's, the server's highWaterMark option.)
+  get [kHighWaterMark]() {
     return this._loop.socket.writableHighWaterMark;
   }
 
