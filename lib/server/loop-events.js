@@ -12,6 +12,7 @@ const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
 const seam = require('./seam');
 const diagnostics = require('./diagnostics');
+const { httpObserved, startRequestEntry } = require('./performance');
 const wire = require('./wire');
 const { rawValue } = require('./headers');
 const { expressMakers } = require('./express');
@@ -117,6 +118,7 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
   const ResponseClass = server[kServerResponse] || ServerResponse;
   const res = makers === null ? new ResponseClass(req) : makers.response(req);
   if (diagnostics.responseCreated.hasSubscribers) diagnostics.responseCreated.publish({ request: req, response: res });
+  if (httpObserved()) startRequestEntry(res, req);
   res[kOpenResponse](conn, keepAlive);
   if (diagnostics.requestStart.hasSubscribers) {
     diagnostics.requestStart.publish({ request: req, response: res, socket, server });

@@ -17,6 +17,7 @@ const { kHighWaterMark } = require('_http_outgoing');
 const { OutgoingHead, isNonAscii } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
+const { httpObserved, finishRequestEntry } = require('./performance');
 const { kOpenResponse, kClosesConnection, kWritten, kFlushFailed, kFinished, kDetached, kClosed, kWritable } =
   require('./seam');
 
@@ -359,6 +360,7 @@ class ServerResponse extends OutgoingHead {
     }
     // (The end releases every cork of the response, as node:http's.)
     if (this._corked !== 0) this._releaseCorks();
+    if (httpObserved()) finishRequestEntry(this);
     return this;
   }
 
