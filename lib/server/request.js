@@ -319,6 +319,9 @@ function settleAll() {
 
 Object.setPrototypeOf(ServerRequest.prototype, Readable.prototype);
 Object.setPrototypeOf(ServerRequest, Stream);
+// (node:http's name for its class, which `req.constructor.name` and stacks
+// show: @hono/node-server hands it on to apps.)
+Object.defineProperty(ServerRequest, 'name', { value: 'IncomingMessage' });
 Object.defineProperty(ServerRequest.prototype, '_readableState', {
   get() {
     return makeReadable(this);
