@@ -81,6 +81,9 @@ module.exports = {
     `The "${name}" argument must be of type object.` + received(value)),
   outOfRange: (name, range, value) => make(RangeError, 'ERR_OUT_OF_RANGE',
     `The value of "${name}" is out of range. It must be ${range}. Received ${inspect(value)}`),
+  contentLengthMismatch: (bytes, declared) => make(Error, 'ERR_HTTP_CONTENT_LENGTH_MISMATCH',
+    `Response body's content-length of ${bytes} byte(s) does not match the content-length of ${declared} byte(s) ` +
+    'set in header'),
   requestTimeout: () => make(Error, 'ERR_HTTP_REQUEST_TIMEOUT', 'Request timeout'),
   connectionReset: () => {
     const err = make(Error, 'ECONNRESET', 'aborted');

@@ -12,14 +12,14 @@ const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
 const seam = require('./seam');
 const diagnostics = require('./diagnostics');
+const { httpObserved, startRequestEntry } = require('./performance');
 const wire = require('./wire');
 const { rawValue } = require('./headers');
 const { expressMakers } = require('./express');
 
 const { kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kOnExecute } = HTTPParser;
 const { kOpenRequest, kBodyChunk, kBodyEnd, kOpenResponse, kWritable } = seam;
-const { kConnection, kConnectionsSet, kIncomingMessage, kServerResponse, kDumpedAtOnce } = seam;
-const { kOptimizeEmptyRequests } = require('./options');
+const { kConnection, kConnectionsSet, kIncomingMessage, kServerResponse, kDumpedAtOnce, kOptimizeEmptyRequests } = seam;
 
 const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 
@@ -118,6 +118,7 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
   const ResponseClass = server[kServerResponse] || ServerResponse;
   const res = makers === null ? new ResponseClass(req) : makers.response(req);
   if (diagnostics.responseCreated.hasSubscribers) diagnostics.responseCreated.publish({ request: req, response: res });
+  if (httpObserved()) startRequestEntry(res, req);
   res[kOpenResponse](conn, keepAlive);
   if (diagnostics.requestStart.hasSubscribers) {
     diagnostics.requestStart.publish({ request: req, response: res, socket, server });

@@ -9,7 +9,7 @@
 // defaults included, are taken from it. docs/server.md, "Options".
 
 const http = require('node:http');
-const { kIncomingMessage, kServerResponse } = require('./seam');
+const { kIncomingMessage, kServerResponse, kUniqueHeaders, kOptimizeEmptyRequests } = require('./seam');
 
 // Taken before anyone (a preload, a test) replaces http.Server with ours.
 const ReferenceServer = http.Server;
@@ -21,9 +21,7 @@ const PUBLIC = ['maxHeaderSize', 'insecureHTTPParser', 'httpValidation', 'reques
   'keepAliveTimeout', 'keepAliveTimeoutBuffer', 'connectionsCheckingInterval', 'requireHostHeader',
   'joinDuplicateHeaders', 'rejectNonStandardBodyWrites', 'shouldUpgradeCallback'];
 
-// What node:http keeps under private symbols, under ours.
-const kUniqueHeaders = Symbol('llhttp-napi/server uniqueHeaders');
-const kOptimizeEmptyRequests = Symbol('llhttp-napi/server optimizeEmptyRequests');
+// What node:http keeps under private symbols, under ours (./seam.js).
 const PRIVATE = [['kUniqueHeaders', kUniqueHeaders], ['OptimizeEmptyRequestsOption', kOptimizeEmptyRequests]];
 
 // The options argument of new Server(options, handler) / createServer():
@@ -93,4 +91,4 @@ function refusedMessageClass(options) {
   return null;
 }
 
-module.exports = { splitArguments, readOptions, applyOptions, refusedMessageClass, kUniqueHeaders, kOptimizeEmptyRequests };
+module.exports = { splitArguments, readOptions, applyOptions, refusedMessageClass };

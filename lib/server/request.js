@@ -265,13 +265,25 @@ if (HAS_SIGNAL) {
   });
 }
 
+// The options of each request's Readable (read by its constructor at once:
+// one object for all).
+const readableOptions = { highWaterMark: undefined };
+
 // The Readable behind a request, made on first use: Readable's constructor
 // runs on the request (its listeners stay), and what the loop said before
 // is said again (the end of the body, an unread body discarded).
 function makeReadable(req) {
   req._hasReadable = true;
-  Readable.call(req);
+  // (Its buffer is the socket's size, as node:http's: the server's
+  // highWaterMark option.)
+  const socket = req.socket;
+  readableOptions.highWaterMark = socket !== null && socket !== undefined ? socket.readableHighWaterMark : undefined;
+  Readable.call(req, readableOptions);
   const state = req._readableState;
+  // (As node:http's: the Readable does not call _read() to fill itself up
+  // ahead, so only a reader marks the request read, and a request answered
+  // unread is drained by the loop.)
+  state.readingMore = true;
   if (req._settled) {
     // (node:http's emitted 'end' and 'close' to nobody ticks ago.)
     state.ended = state.endEmitted = true;
@@ -307,6 +319,9 @@ function settleAll() {
 
 Object.setPrototypeOf(ServerRequest.prototype, Readable.prototype);
 Object.setPrototypeOf(ServerRequest, Stream);
+// (node:http's name for its class, which `req.constructor.name` and stacks
+// show: @hono/node-server hands it on to apps.)
+Object.defineProperty(ServerRequest, 'name', { value: 'IncomingMessage' });
 Object.defineProperty(ServerRequest.prototype, '_readableState', {
   get() {
     return makeReadable(this);

@@ -10,7 +10,7 @@ const { checkName, checkValue } = require('./header-checks');
 const errors = require('./errors');
 const wire = require('./wire');
 const { eventsOnFirstListener } = require('./events');
-const { kUniqueHeaders } = require('./options');
+const { kUniqueHeaders } = require('./seam');
 
 const CRLF = '\r\n';
 const SAYS_CLOSE = /(?:^|\W)close(?:$|\W)/i;
@@ -248,6 +248,14 @@ class OutgoingHead {
     if (this._expect_continue && !this._sent100) this.shouldKeepAlive = false;
     this._head = this._makeHead(statusLine, headers);
     return this;
+  }
+
+  // Does the head say a Content-Length that the body must match? (What
+  // strictContentLength holds the body to, as node:http: a length given and
+  // not removed, for a body that is not chunked.)
+  _declaresLength() {
+    return this._contentLength !== null && this._contentLength !== undefined && this._hasBody &&
+      (this._removed & CONTENT_LENGTH) === 0 && !this.chunkedEncoding && !this.hasHeader('transfer-encoding');
   }
 
   // (node:http's name: frameworks call it to make the head now.)

@@ -11,9 +11,13 @@
 const { nextTick } = require('node:process');
 const { Buffer } = require('node:buffer');
 const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
+// node:http's key of a response's high-water mark (which its tests and
+// some libraries read).
+const { kHighWaterMark } = require('_http_outgoing');
 const { OutgoingHead, isNonAscii } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
+const { httpObserved, finishRequestEntry } = require('./performance');
 const { kOpenResponse, kClosesConnection, kWritten, kFlushFailed, kFinished, kDetached, kClosed, kWritable } =
   require('./seam');
 
@@ -71,6 +75,8 @@ class ServerResponse extends OutgoingHead {
     this._chunks = null;            // chunks written while corked: [data, encoding, callback, ...]
     this._chunkBytes = 0;
     this._chunkFraming = 0;         // ... and the size lines and CRLFs the line's node:http counts for them
+    this.strictContentLength = false;
+    this._strictBytes = 0;          // the body's bytes written while strictContentLength was on
   }
 
   [kOpenResponse](loop, keepAlive) {
@@ -114,6 +120,11 @@ class ServerResponse extends OutgoingHead {
   }
 
   get writableHighWaterMark() {
+    return this._loop.socket.writableHighWaterMark;
+  }
+
+  // (node:http's: the socket's, the server's highWaterMark option.)
+  get [kHighWaterMark]() {
     return this._loop.socket.writableHighWaterMark;
   }
 
@@ -248,14 +259,15 @@ class ServerResponse extends OutgoingHead {
       misuse(this, this.finished ? errors.writeAfterEnd() : errors.streamDestroyed('write'), callback);
       return false;
     }
+    if (typeof chunk === 'string' && !isFlatString(encoding)) chunk = Buffer.from(chunk, encoding);
+    const length = typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding || 'utf8') : chunk.length;
+    if (this.strictContentLength) this._countStrictly(length, false);
     if (this._head === null) this._implicitHeader();
     if (!this._hasBody) {
       if (this._loop.server.rejectNonStandardBodyWrites === true) throw errors.bodyNotAllowed();
       if (typeof callback === 'function') nextTick(callback);
       return true;
     }
-    if (typeof chunk === 'string' && !isFlatString(encoding)) chunk = Buffer.from(chunk, encoding);
-    const length = typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding || 'utf8') : chunk.length;
     if (length === 0) {
       if (!this._headerSent) this._sendHead();
       if (typeof callback === 'function') nextTick(callback);
@@ -322,6 +334,7 @@ class ServerResponse extends OutgoingHead {
       if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) throw errors.invalidChunk(chunk);
       if (typeof chunk === 'string' && !isFlatString(encoding)) chunk = Buffer.from(chunk, encoding);
       length = typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding || 'utf8') : chunk.length;
+      if (this.strictContentLength) this._countStrictly(length, true);
       if (this._head === null) this._contentLength = length;
     } else if (this._head === null) {
       this._contentLength = 0;
@@ -329,6 +342,11 @@ class ServerResponse extends OutgoingHead {
     if (this._head === null) this._implicitHeader();
     if (chunk && !this._hasBody && this._loop.server.rejectNonStandardBodyWrites === true) throw errors.bodyNotAllowed();
     if (typeof callback === 'function') this._onFinished(callback);
+    if (this.strictContentLength && this._declaresLength() && this._strictBytes !== this._contentLength) {
+      // (As node:http's: the chunk given leaves before the end is refused.)
+      if (length !== 0 && this._hasBody) this._sendBody(chunk, encoding, length, false, undefined);
+      throw errors.contentLengthMismatch(this._strictBytes, this._contentLength);
+    }
     this.finished = true;
     if (!this._hasBody) length = 0;
     if (this._chunks !== null && this.chunkedEncoding) {
@@ -342,7 +360,18 @@ class ServerResponse extends OutgoingHead {
     }
     // (The end releases every cork of the response, as node:http's.)
     if (this._corked !== 0) this._releaseCorks();
+    if (httpObserved()) finishRequestEntry(this);
     return this;
+  }
+
+  // strictContentLength: `length` more bytes of body, which may not go
+  // beyond the head's Content-Length, nor (`ending`) fall short of it.
+  _countStrictly(length, ending) {
+    const total = this._strictBytes + length;
+    if (this._declaresLength() && (ending ? total !== this._contentLength : total > this._contentLength)) {
+      throw errors.contentLengthMismatch(total, this._contentLength);
+    }
+    this._strictBytes = total;
   }
 
   // Hands the head (if not sent yet), `chunk` (framed when chunked) and, at

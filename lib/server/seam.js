@@ -24,6 +24,13 @@ module.exports = {
   // response(req) }, which make the server's request / response with the
   // app's prototypes (app.request / app.response).
   kExpressMakers: Symbol('llhttp-napi/server Express makers'),
+  // What node:http keeps on a server under private symbols of its own, under
+  // ours (./options.js stores them, the loop and the messages read them):
+  // server[kUniqueHeaders]: null, or the Set of lowercase names whose lists
+  // of values a response sends on one line; server[kOptimizeEmptyRequests]:
+  // whether a request with no body headers is dumped before 'request'.
+  kUniqueHeaders: Symbol('llhttp-napi/server uniqueHeaders'),
+  kOptimizeEmptyRequests: Symbol('llhttp-napi/server optimizeEmptyRequests'),
 
   // ---- the loop to a request ----
   // req[kOpenRequest](loop, major, minor, method, url, upgrade, rawHeaders):

@@ -1,6 +1,6 @@
 'use strict';
 // The table a framework's own suite prints after running each test file on
-// node:http and on llhttp-napi/server (fastify-suite.js, express-suite.js):
+// node:http and on llhttp-napi/server (framework-suite.js):
 // per file pass/fail on both, the totals, and the tests that fail on this
 // server only. `results` maps a file to { builtin, ours }, each
 // { pass, fail, failed: [names], timedOut }.

@@ -72,3 +72,46 @@ test('nothing is published once the subscribers are gone', async () => {
   }
 });
 
+
+// perf_hooks' 'http' entries: an observer of type 'http' (or of several
+// types with 'http' among them) gets one 'HttpRequest' entry per request,
+// with node:http's detail, in the same list as its other entries; none
+// after it disconnected. Node's test-http-perf_hooks.js.
+test('perf_hooks\' \'http\' entries of the server\'s requests, as node:http\'s', async () => {
+  const { PerformanceObserver, PerformanceEntry, performance } = require('node:perf_hooks');
+  const results = [];
+  for (const [face, create] of FACES) {
+    const lists = [];
+    const observer = new PerformanceObserver((list) => lists.push(list.getEntries()));
+    observer.observe({ entryTypes: ['http', 'mark'] });
+    await withServer(create, {}, (req, res) => {
+      res.setHeader('X-Answer', req.url);
+      if (req.url === '/teapot') res.writeHead(418, 'Short and stout');
+      res.end('ok');
+    }, async (port) => {
+      await exchange(port, [withClose('GET /one?q=1 HTTP/1.1\r\nHost: a\r\nX-Mine: 1\r\n\r\n')]);
+      performance.mark('between');
+      await exchange(port, [withClose('POST /teapot HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi')]);
+      await new Promise((resolve) => setImmediate(resolve));
+      observer.disconnect();
+      await exchange(port, [withClose('GET /unseen HTTP/1.1\r\nHost: a\r\n\r\n')]);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    performance.clearMarks('between');
+    const entries = lists.flat();
+    for (const entry of entries) {
+      assert.ok(entry instanceof PerformanceEntry, face);
+      assert.strictEqual(typeof entry.startTime, 'number', face);
+      assert.ok(entry.duration >= 0, face);
+    }
+    const times = entries.map((entry) => entry.startTime);
+    assert.deepStrictEqual(times, [...times].sort((a, b) => a - b), face);
+    results.push(entries.map((entry) => {
+      const json = entry.toJSON();
+      return { name: entry.name, type: entry.entryType, keys: Object.keys(json).sort().join(), detail: entry.detail };
+    }));
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+  assert.deepStrictEqual(results[0].map((entry) => entry.name), ['HttpRequest', 'between', 'HttpRequest']);
+  assert.strictEqual(results[0][2].detail.res.statusMessage, 'Short and stout');
+});

@@ -174,3 +174,17 @@ test('optimizeEmptyRequests: a request without body headers comes ended, closed 
     assert.deepEqual(dumped, [true, true, true, true, false, false, false, false]);
     assert.deepEqual(seen['llhttp-napi/server'], seen['node:http']);
   });
+
+// The classes' names, which `constructor.name` and stacks show (frameworks
+// hand them on: @hono/node-server's env.incoming / env.outgoing).
+test('the request\'s and the response\'s constructor names, as node:http\'s', async () => {
+  const names = [];
+  for (const [, create] of FACES) {
+    await withServer(create, {}, (req, res) => {
+      names.push([req.constructor.name, res.constructor.name]);
+      res.end();
+    }, (port) => get(port));
+  }
+  assert.deepStrictEqual(names[1], names[0]);
+  assert.deepStrictEqual(names[0], ['IncomingMessage', 'ServerResponse']);
+});

@@ -136,3 +136,22 @@ test('an IncomingMessage / ServerResponse option that is not ours is refused at 
   }
   ours.createServer({ IncomingMessage: ours.IncomingMessage, ServerResponse: ours.ServerResponse }).close();
 });
+
+// The highWaterMark option sizes the request's buffer and the response's,
+// as the socket's (node:http reads res[kHighWaterMark] of _http_outgoing;
+// Node's test-http-server-options-highwatermark.js).
+test('the highWaterMark option: the request\'s and the response\'s high-water marks, as node:http', async () => {
+  const { kHighWaterMark } = require('_http_outgoing');
+  for (const options of [{ highWaterMark: 131072 }, { highWaterMark: 1000 }, {}]) {
+    const seen = [];
+    for (const [face, create] of FACES) {
+      await withServer(create, options, (req, res) => {
+        seen.push([face, req.readableHighWaterMark, req._readableState.highWaterMark, res.writableHighWaterMark,
+          res[kHighWaterMark]]);
+        res.end();
+      }, (port) => exchange(port, ['GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n']));
+    }
+    assert.deepStrictEqual(seen[1].slice(1), seen[0].slice(1), JSON.stringify(options));
+    if (options.highWaterMark) assert.deepStrictEqual(seen[0].slice(1), Array(4).fill(options.highWaterMark));
+  }
+});

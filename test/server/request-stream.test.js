@@ -89,3 +89,48 @@ test('an unread body-less request looked at later: ended and closed, as node:htt
     }, 20);
   }, [GET, GET.replace('/g', '/h'), LAST]);
 });
+
+// A request nobody reads is drained when its response finishes, also when
+// pieces of its body came before that: they fill the Readable's buffer but
+// are no read (node:http's IncomingMessage does not call _read() to fill
+// itself ahead). Node's test-http-dump-req-when-res-ends.js.
+test('an unread request whose body began to arrive is drained by the end of its response', async () => {
+  const head = 'POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n';
+  for (const [face, create] of FACES) {
+    const log = [];
+    const r = await withServer(create, {}, (req, res) => {
+      if (req.method === 'GET') return res.end('last');
+      req.on('resume', () => log.push('resume'));
+      req.on('end', () => log.push('end'));
+      // (Answered once the first piece is in the request's buffer.)
+      const waitForBody = () => (req.readableLength > 0 ? res.end('ok') : setTimeout(waitForBody, 5));
+      waitForBody();
+    }, (port) => exchange(port, [head + 'hello', 'world' + LAST], { gapMs: 150 }));
+    assert.match(r.text, /^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nok(HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nlast)$/, face);
+    assert.deepStrictEqual(log, ['resume', 'end'], face);
+  }
+});
+
+// A body's reader that falls behind pauses the socket ('pause', as
+// node:http's readStop()); a response ended then lets the rest of the body
+// be read and dropped, and the connection serves the next request. Node's
+// test-http-no-read-no-dump.js.
+test('the socket\'s \'pause\' when a body is not read, and the connection goes on once answered', async () => {
+  const size = 512 * 1024;
+  const head = `POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: ${size}\r\n\r\n`;
+  for (const [face, create] of FACES) {
+    const log = [];
+    const r = await withServer(create, { keepAliveTimeout: 3000 }, (req, res) => {
+      if (req.method === 'GET') return res.end('last');
+      res.writeHead(200, { 'Content-Length': 2 });
+      res.flushHeaders();
+      req.on('end', () => log.push('end'));
+      req.socket.once('pause', () => {
+        log.push('pause');
+        res.end('ok');
+      });
+    }, (port) => exchange(port, [head + 'x'.repeat(size / 2), 'x'.repeat(size / 2) + LAST], { gapMs: 300 }));
+    assert.match(r.text, /\r\n\r\nok(HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nlast)$/, face);
+    assert.deepStrictEqual(log, ['pause', 'end'], face);
+  }
+});
