@@ -19,6 +19,12 @@
         "OTHER_CPLUSPLUSFLAGS": ["-std=c++17", "-O3"]
       },
       "conditions": [
+        # llhttp-napi/server's own transport (src/transport): libuv from the
+        # node binary, on Linux and macOS; elsewhere the server uses node:net.
+        ["OS!='win'", {
+          "sources": ["src/transport/lhn_transport.c"],
+          "defines": ["LHN_TRANSPORT"]
+        }],
         ["OS=='linux' and '<!(node scripts/install/glibc.js)'=='1'", {
           "cflags": ["-include", "<(module_root_dir)/src/binding/glibc_compat.h"]
         }],

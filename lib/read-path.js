@@ -57,6 +57,11 @@ const netSymbols = (() => {
   return found.buffer && found.callback && found.generator && found.updateTimer ? found : null;
 })();
 
+// socket[kOwnReads]: on a socket that hands its reads to its parser itself
+// (llhttp-napi/server's native transport, ./server/native-transport.js):
+// false, and true while a parser consumes it.
+const kOwnReads = Symbol('llhttp-napi reads handed to the parser by the socket');
+
 let readBuffer = null;          // the shared buffer, made at first use
 // The consumed socket whose read is being handed over, its timer refresh
 // not done yet (see deferRefresh()).
@@ -140,6 +145,10 @@ function consume(parser, socket, handle) {
   if (socket === null || typeof socket !== 'object' || socket._handle !== handle || socket.parser !== parser) {
     return false;
   }
+  if (socket[kOwnReads] !== undefined) {
+    socket[kOwnReads] = true;
+    return true;
+  }
   // (A socket consumed before reads into the shared buffer already.)
   if (netSymbols !== null && (socket[netSymbols.callback] === onSharedRead ||
       socket[netSymbols.callback] === onCopiedRead)) {
@@ -163,9 +172,10 @@ function consume(parser, socket, handle) {
 // reads into the shared buffer keeps doing so: onCopiedRead() pushes a copy
 // of each read.)
 function unconsume(socket) {
-  if (socket.push === consumedPush) delete socket.push;
+  if (socket[kOwnReads] === true) socket[kOwnReads] = false;
+  else if (socket.push === consumedPush) delete socket.push;
   else if (netSymbols !== null && socket[netSymbols.callback] === onSharedRead) socket[netSymbols.callback] = onCopiedRead;
   if (refreshDue === socket) refreshDue = null;
 }
 
-module.exports = { consume, unconsume, endOfStream };
+module.exports = { consume, unconsume, endOfStream, kOwnReads };

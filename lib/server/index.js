@@ -14,6 +14,7 @@ const { splitArguments, readOptions, applyOptions } = require('./options');
 const { timeoutDeadlines } = require('../connection-rules');
 const { isExpressApp, serveExpressApp, prepareExpressApp } = require('./express');
 const { kExpressMakers } = require('./seam');
+const nativeTransport = require('./native-transport');
 
 // node:http's own key of the timeout checker's timer (which tests read), so
 // that a server's checker is found where node:http's is.
@@ -121,7 +122,33 @@ class Server extends net.Server {
     [options, handler] = splitArguments(options, handler);
     const reference = readOptions(options);
     super(netOptions(options));
+    nativeTransport.chooseTransport(this, options);
     configure(this, reference, options, handler, 'connection');
+  }
+
+  // On the native transport when the options chose it and it covers the
+  // case (./native-transport.js), else node:net's.
+  listen(...args) {
+    if (nativeTransport.listenNative(this, args)) return this;
+    return super.listen(...args);
+  }
+
+  address() {
+    const address = nativeTransport.nativeAddress(this);
+    return address === undefined ? super.address() : address;
+  }
+
+  get listening() {
+    const listening = nativeTransport.isListeningNatively(this);
+    return listening === undefined ? Reflect.get(net.Server.prototype, 'listening', this) : listening;
+  }
+
+  ref() {
+    return nativeTransport.refNative(this, true) ? this : super.ref();
+  }
+
+  unref() {
+    return nativeTransport.refNative(this, false) ? this : super.unref();
   }
 }
 
@@ -130,7 +157,7 @@ function closeFor(Base) {
   return function close(...args) {
     this.closeIdleConnections();
     if (this[kCheckTimer] !== undefined) clearInterval(this[kCheckTimer]);
-    Base.prototype.close.apply(this, args);
+    if (!nativeTransport.closeNative(this, args[0])) Base.prototype.close.apply(this, args);
     return this;
   };
 }
@@ -189,6 +216,7 @@ function initializeServer(server, options, handler) {
     server.on('tlsClientError', onTlsClientError);
   } else {
     net.Server.call(server, netOptions(options));
+    nativeTransport.chooseTransport(server, options);
     configure(server, reference, options, handler, 'connection');
   }
   return server;

@@ -37,6 +37,9 @@ extern "C" {
 #include "../core/lhn_parser.h"
 #include "../core/lhn_pool.h"
 }
+#ifdef LHN_TRANSPORT
+#include "../transport/lhn_transport.h"
+#endif
 
 namespace {
 
@@ -705,6 +708,10 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports["clockSource"] = Napi::String::New(env, clock_source);
   exports["nowMs"] = Napi::Function::New(env, NowMs, "nowMs");
   exports["clockForTesting"] = Napi::Function::New(env, ClockForTesting, "clockForTesting");
+#ifdef LHN_TRANSPORT
+  // (llhttp-napi/server's own transport, exports.transport: src/transport.)
+  if (lhn_transport_register(env, exports) != napi_ok) env.GetAndClearPendingException();
+#endif
   return exports;
 }
 

@@ -1,0 +1,637 @@
+'use strict';
+// The JavaScript face of llhttp-napi/server's own TCP transport
+// (src/transport/lhn_transport.c, issue 46): a server made with
+// `transport: 'native'` (or, for every server of the process,
+// LLHTTP_NAPI_TRANSPORT=native) listens, accepts, reads and writes through
+// the addon on Node's libuv loop instead of node:net. Its connections are
+// NativeSockets: what the connection loop (./connection.js,
+// ./loop-events.js) and the two messages use of a net.Socket, over a
+// connection of the addon's. The loop and the HTTP rules are the same on
+// both transports; only the socket differs.
+//
+// Each read of a connection is one call from the addon (in the connection's
+// async context) that hands the bytes, where they lie in the addon's one
+// read buffer, to the connection's parser (parser.consume() of a NativeSocket
+// is that: ../read-path.js). Writes leave in one call per write (a corked
+// response's pieces together); the bytes the kernel did not take are queued
+// in the addon, whose count is the socket's writableLength.
+//
+// What it does not cover yet takes node:net for that server, decided at
+// listen(): TLS, a path / fd / handle / signal, a cluster worker, a server
+// with 'upgrade' or 'connect' listeners, a build without the transport
+// (docs/server.md, "The native transport").
+
+const { EventEmitter } = require('node:events');
+const net = require('node:net');
+const { nextTick } = require('node:process');
+const util = require('node:util');
+const binding = require('../native');
+const hooks = require('../parser-hooks');
+const { kOwnReads } = require('../read-path');
+
+const transport = binding.transport;
+const EVENTS = transport === undefined ? {} : transport.events;
+const { getDefaultHighWaterMark } = require('node:stream');
+const HIGH_WATER_MARK = typeof getDefaultHighWaterMark === 'function' ? getDefaultHighWaterMark(false) : 16384;
+
+// server[kNativeServer]: the state of a server on this transport, set at
+// its native listen().
+const kNativeServer = Symbol('llhttp-napi/server native transport');
+// server[kTransportChoice]: whether the server's options (or the process)
+// chose the native transport.
+const kTransportChoice = Symbol('llhttp-napi/server transport choice');
+
+// The kinds of string write() takes (lhn_transport.c).
+const BYTES = 0;
+const UTF8 = 1;
+const LATIN1 = 2;
+
+let readBuffer = null;   // a Buffer over the addon's read buffer
+
+// ---- errors, as node:net makes them ----
+
+function systemError(code, syscall, address, port) {
+  const known = util.getSystemErrorMap().get(code);
+  const [name, message] = known === undefined ? [`Unknown system error ${code}`, 'unknown error'] : known;
+  const where = address === undefined ? '' : port === undefined ? ` ${address}` : ` ${address}:${port}`;
+  const err = new Error(`${syscall} ${name}: ${message}${where}`);
+  err.errno = code;
+  err.code = name;
+  err.syscall = syscall;
+  if (address !== undefined) err.address = address;
+  if (port !== undefined) err.port = port;
+  return err;
+}
+
+function codedError(code, message) {
+  const err = new Error(message);
+  err.code = code;
+  return err;
+}
+
+// ---- the choice ----
+
+// Whether `options.transport` (else LLHTTP_NAPI_TRANSPORT) asks for the
+// native transport: 'native', or 'net' (the default).
+function wantsNative(options) {
+  const given = options !== null && typeof options === 'object' ? options.transport : undefined;
+  if (given !== undefined) {
+    if (given !== 'native' && given !== 'net') {
+      const err = new TypeError(`The property 'options.transport' must be 'native' or 'net'. Received ${util.inspect(given)}`);
+      err.code = 'ERR_INVALID_ARG_VALUE';
+      throw err;
+    }
+    return given === 'native';
+  }
+  return process.env.LLHTTP_NAPI_TRANSPORT === 'native';
+}
+
+// Called by the Server constructor.
+function chooseTransport(server, options) {
+  server[kTransportChoice] = wantsNative(options);
+}
+
+// Whether this build has the transport (not on Windows, nor in the
+// cross-built prebuilds yet).
+function available() {
+  return transport !== undefined;
+}
+
+// ---- a connection ----
+
+function runCallbacks(callbacks, err) {
+  if (typeof callbacks === 'function') callbacks(err);
+  else if (Array.isArray(callbacks)) {
+    for (let i = 0; i < callbacks.length; i++) if (typeof callbacks[i] === 'function') callbacks[i](err);
+  }
+}
+
+function kindOf(data, encoding) {
+  if (typeof data !== 'string') return BYTES;
+  if (encoding === undefined || encoding === null || encoding === 'utf8' || encoding === 'utf-8') return UTF8;
+  if (encoding === 'latin1' || encoding === 'binary') return LATIN1;
+  return -1;
+}
+
+// A connection of the addon's with what the loop, the messages and most
+// servers use of a net.Socket (stage 2 of issue 46 completes it).
+class NativeSocket extends EventEmitter {
+  constructor(server, id) {
+    super();
+    this.server = server;
+    this._server = server;
+    this._id = id;
+    this[kOwnReads] = false;
+    this.parser = null;
+    this.destroyed = false;
+    this.readable = true;
+    this.writable = true;
+    this.connecting = false;
+    this.timeout = undefined;    // (as a net.Socket's until setTimeout())
+    this.bytesRead = 0;
+    this.errored = null;
+    this._queued = 0;             // bytes the addon has queued
+    this._pending = [];           // callbacks of the queued writes, one entry per write
+    this._corked = 0;
+    this._corkedChunks = null;    // [data, kind, ...] written while corked
+    this._corkedCallbacks = null;
+    this._corkedBytes = 0;
+    this._needDrain = false;
+    this._endCalled = false;
+    this._finished = false;
+    this._ended = false;          // the peer's end was read
+    this._paused = false;
+    this._destroyAfterFinish = false;
+    this._peer = null;
+  }
+
+  // The bytes handed over and not yet taken by the client.
+  get writableLength() {
+    return this._queued + this._corkedBytes;
+  }
+
+  get writableHighWaterMark() {
+    return HIGH_WATER_MARK;
+  }
+
+  get writableNeedDrain() {
+    return this._needDrain;
+  }
+
+  get writableCorked() {
+    return this._corked;
+  }
+
+  get writableEnded() {
+    return this._endCalled;
+  }
+
+  get writableFinished() {
+    return this._finished;
+  }
+
+  get readableEnded() {
+    return this._ended;
+  }
+
+  get readableFlowing() {
+    return !this._paused;
+  }
+
+  get pending() {
+    return false;
+  }
+
+  get readyState() {
+    if (this.destroyed) return 'closed';
+    if (this.readable && this.writable) return 'open';
+    return this.readable ? 'readOnly' : this.writable ? 'writeOnly' : 'closed';
+  }
+
+  write(data, encoding, callback) {
+    if (typeof encoding === 'function') {
+      callback = encoding;
+      encoding = undefined;
+    }
+    if (this._endCalled || this.destroyed) {
+      const err = this.destroyed ? codedError('ERR_STREAM_DESTROYED', 'Cannot call write after a stream was destroyed') :
+        codedError('ERR_STREAM_WRITE_AFTER_END', 'write after end');
+      if (typeof callback === 'function') nextTick(callback, err);
+      if (!this.destroyed) this.destroy(err);
+      return false;
+    }
+    let kind = kindOf(data, encoding);
+    if (kind < 0) {
+      data = Buffer.from(data, encoding);
+      kind = BYTES;
+    } else if (kind === BYTES && !(data instanceof Uint8Array)) {
+      const err = new TypeError('The "chunk" argument must be of type string or an instance of Buffer or Uint8Array');
+      err.code = 'ERR_INVALID_ARG_TYPE';
+      throw err;
+    }
+    if (this._corked > 0) {
+      if (this._corkedChunks === null) {
+        this._corkedChunks = [];
+        this._corkedCallbacks = [];
+      }
+      this._corkedChunks.push(data, kind);
+      this._corkedCallbacks.push(callback);
+      this._corkedBytes += data.length;
+      return this.writableLength < HIGH_WATER_MARK;
+    }
+    return this._submit([data, kind], callback, data.length);
+  }
+
+  // One write of the addon's: chunks [data, kind, ...] of about `length`
+  // bytes, with `callbacks` (a function, an array of them, or undefined)
+  // once they are written. As a stream counts a write until its callback
+  // (on the next tick when it was written at once), a write that reaches the
+  // high-water mark returns false and 'drain' follows.
+  _submit(chunks, callbacks, length) {
+    const queued = transport.write(this._id, chunks);
+    if (queued < 0) {
+      const err = systemError(queued, 'write');
+      nextTick(runCallbacks, callbacks, err);
+      this.destroy(err);
+      return false;
+    }
+    this._queued = queued;
+    const full = queued + length >= HIGH_WATER_MARK || queued >= HIGH_WATER_MARK;
+    if (full) this._needDrain = true;
+    if (queued === 0) {
+      if (callbacks !== undefined || full) nextTick(writtenAtOnce, this, callbacks);
+    } else {
+      this._pending.push(callbacks);
+    }
+    return !full;
+  }
+
+  cork() {
+    this._corked++;
+  }
+
+  uncork() {
+    if (this._corked === 0 || --this._corked !== 0) return;
+    const chunks = this._corkedChunks;
+    if (chunks === null) return;
+    const callbacks = this._corkedCallbacks;
+    const length = this._corkedBytes;
+    this._corkedChunks = null;
+    this._corkedCallbacks = null;
+    this._corkedBytes = 0;
+    if (!this.destroyed) this._submit(chunks, callbacks, length);
+  }
+
+  end(data, encoding, callback) {
+    if (typeof data === 'function') {
+      callback = data;
+      data = undefined;
+    } else if (typeof encoding === 'function') {
+      callback = encoding;
+      encoding = undefined;
+    }
+    if (data !== undefined && data !== null) this.write(data, encoding);
+    if (typeof callback === 'function') this.once('finish', callback);
+    if (this._endCalled) return this;
+    if (this._corked > 0) {
+      this._corked = 1;
+      this.uncork();
+    }
+    this._endCalled = true;
+    this.writable = false;
+    if (this.destroyed) return this;
+    const status = transport.shutdown(this._id);
+    if (status < 0) this.destroy();
+    return this;
+  }
+
+  // node:net's: ends our side, then goes once the bytes are written.
+  destroySoon() {
+    if (this.writable) this.end();
+    if (this._finished) this.destroy();
+    else this._destroyAfterFinish = true;
+  }
+
+  destroy(err) {
+    if (this.destroyed) return this;
+    this.destroyed = true;
+    this.readable = false;
+    this.writable = false;
+    if (err) this.errored = err;
+    transport.close(this._id);
+    return this;
+  }
+
+  resetAndDestroy() {
+    return this.destroy();
+  }
+
+  pause() {
+    if (!this._paused) {
+      this._paused = true;
+      if (!this.destroyed) transport.readStop(this._id);
+    }
+    return this;
+  }
+
+  resume() {
+    if (this._paused) {
+      this._paused = false;
+      if (!this.destroyed && !this._ended) transport.readStart(this._id);
+    }
+    return this;
+  }
+
+  isPaused() {
+    return this._paused;
+  }
+
+  setTimeout(msecs, callback) {
+    const ms = Number(msecs);
+    if (!Number.isFinite(ms) || ms < 0) {
+      const err = new RangeError(`The value of "msecs" is out of range. It must be a non-negative finite number. Received ${msecs}`);
+      err.code = 'ERR_OUT_OF_RANGE';
+      throw err;
+    }
+    this.timeout = ms;
+    if (!this.destroyed) transport.setTimeout(this._id, ms);
+    if (typeof callback === 'function') {
+      if (ms === 0) this.removeListener('timeout', callback);
+      else this.once('timeout', callback);
+    }
+    return this;
+  }
+
+  // (The addon restarts the timeout at each read and write itself.)
+  _unrefTimer() {}
+
+  setNoDelay(noDelay = true) {
+    if (!this.destroyed) transport.setOption(this._id, 1, Boolean(noDelay), 0);
+    return this;
+  }
+
+  setKeepAlive(enable = false, initialDelay = 0) {
+    if (!this.destroyed) transport.setOption(this._id, 2, Boolean(enable), Math.floor(~~initialDelay / 1000));
+    return this;
+  }
+
+  ref() {
+    return this;
+  }
+
+  unref() {
+    return this;
+  }
+
+  address() {
+    const local = this.destroyed ? undefined : transport.local(this._id);
+    return local === undefined ? {} : { address: local[0], family: `IPv${local[1]}`, port: local[2] };
+  }
+
+  _peerAddress() {
+    if (this._peer === null && !this.destroyed) this._peer = transport.peer(this._id) || undefined;
+    return this._peer || undefined;
+  }
+
+  get remoteAddress() {
+    const peer = this._peerAddress();
+    return peer === undefined ? undefined : peer[0];
+  }
+
+  get remoteFamily() {
+    const peer = this._peerAddress();
+    return peer === undefined ? undefined : `IPv${peer[1]}`;
+  }
+
+  get remotePort() {
+    const peer = this._peerAddress();
+    return peer === undefined ? undefined : peer[2];
+  }
+
+  get localAddress() {
+    return this.address().address;
+  }
+
+  get localPort() {
+    return this.address().port;
+  }
+
+  // What the addon tells (see dispatch()).
+
+  _read(nread) {
+    this.bytesRead += nread;
+    if (this[kOwnReads] === true) this.parser[hooks.readConsumed](readBuffer, nread);
+    else this.emit('data', Buffer.from(readBuffer.subarray(0, nread)));
+  }
+
+  _written(queued) {
+    this._queued = queued;
+    runCallbacks(this._pending.shift(), null);
+    if (queued === 0 && this._needDrain) {
+      this._needDrain = false;
+      this.emit('drain');
+    }
+  }
+
+  _readEnded() {
+    this._ended = true;
+    this.readable = false;
+    this.emit('end');
+    if (this._finished) this.destroy();
+  }
+
+  _writeFinished(status) {
+    this._finished = true;
+    this.emit('finish');
+    if (status < 0 || this._ended || this._destroyAfterFinish) this.destroy();
+  }
+
+  _closed() {
+    this.destroyed = true;
+    this.readable = false;
+    this.writable = false;
+    const pending = this._pending;
+    this._pending = [];
+    if (pending.length > 0) {
+      const err = codedError('ERR_STREAM_DESTROYED', 'Cannot call write after a stream was destroyed');
+      for (let i = 0; i < pending.length; i++) runCallbacks(pending[i], err);
+    }
+    const err = this.errored;
+    if (err) this.emit('error', err);
+    this.emit('close', Boolean(err));
+    socketGone(this.server, this);
+  }
+}
+
+// The tick after a write the kernel took at once: its callbacks, then
+// 'drain' when it was asked for and nothing is queued.
+function writtenAtOnce(socket, callbacks) {
+  runCallbacks(callbacks, null);
+  if (socket._needDrain && socket._queued === 0 && !socket.destroyed) {
+    socket._needDrain = false;
+    socket.emit('drain');
+  }
+}
+
+// ---- a server ----
+
+// The state of a server listening on the transport.
+class NativeServerState {
+  constructor() {
+    this.id = -1;                 // the addon's listener, -1: none (yet, or any more)
+    this.sockets = new Set();
+    this.closing = false;
+  }
+}
+
+// The dispatch of the addon's events (`this`: the server or the socket).
+function dispatch(kind, value) {
+  switch (kind) {
+    case EVENTS.READ: this._read(value); break;
+    case EVENTS.WRITTEN: this._written(value); break;
+    case EVENTS.END: this._readEnded(); break;
+    case EVENTS.FINISHED: this._writeFinished(value); break;
+    case EVENTS.TIMEOUT: this.emit('timeout'); break;
+    case EVENTS.READ_ERROR: this.destroy(systemError(value, 'read')); break;
+    case EVENTS.WRITE_ERROR: this.destroy(systemError(value, 'write')); break;
+    case EVENTS.CLOSE: this._closed(); break;
+    case EVENTS.CONNECTION: accepted(this, value); break;
+    case EVENTS.ACCEPT_ERROR: this.emit('error', systemError(value, 'accept')); break;
+    case EVENTS.SERVER_CLOSE: listenerClosed(this); break;
+  }
+}
+
+function prepare() {
+  if (readBuffer === null) readBuffer = Buffer.from(transport.init(dispatch));
+}
+
+function accepted(server, id) {
+  const state = server[kNativeServer];
+  if (state === undefined || state.closing ||
+      (server.maxConnections !== undefined && state.sockets.size >= server.maxConnections)) {
+    return;
+  }
+  const socket = new NativeSocket(server, id);
+  if (!transport.accept(id, socket)) return;
+  state.sockets.add(socket);
+  server.emit('connection', socket);
+  if (!socket.destroyed && !socket._paused) transport.readStart(id);
+}
+
+function socketGone(server, socket) {
+  const state = server[kNativeServer];
+  if (state === undefined) return;
+  state.sockets.delete(socket);
+  if (state.closing && state.id === -1 && state.sockets.size === 0) emitClose(server, state);
+}
+
+function listenerClosed(server) {
+  const state = server[kNativeServer];
+  state.id = -1;
+  if (state.sockets.size === 0) emitClose(server, state);
+}
+
+function emitClose(server, state) {
+  if (state.closed) return;
+  state.closed = true;
+  nextTick(() => server.emit('close'));
+}
+
+// { port, host, backlog, ipv6Only, callback } of listen()'s arguments for
+// a TCP port, or null (anything else: node:net decides).
+function tcpTarget(args) {
+  let callback;
+  let rest = args;
+  if (typeof args[args.length - 1] === 'function') {
+    callback = args[args.length - 1];
+    rest = args.slice(0, -1);
+  }
+  let port;
+  let host;
+  let backlog;
+  let ipv6Only = false;
+  const first = rest[0];
+  if (first !== null && typeof first === 'object') {
+    for (const key of ['path', 'fd', 'handle', '_handle', 'signal']) if (first[key] !== undefined) return null;
+    ({ port, host, backlog } = first);
+    ipv6Only = Boolean(first.ipv6Only);
+  } else {
+    port = first;
+    if (typeof rest[1] === 'string' || rest[1] === null) {
+      host = rest[1];
+      backlog = rest[2];
+    } else {
+      backlog = rest[1];
+    }
+  }
+  if (port === undefined || port === null) port = 0;
+  else if (typeof port === 'string' && /^[0-9]+$/.test(port)) port = Number(port);
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) return null;
+  if (host !== undefined && host !== null && typeof host !== 'string') return null;
+  return { port, host: host || undefined, backlog: Number.isInteger(backlog) ? backlog : 511, ipv6Only, callback };
+}
+
+// listen(...args) on the native transport when the server chose it and it
+// covers the case; returns false for node:net to take it.
+function listenNative(server, args) {
+  if (!server[kTransportChoice] || !available() || process.env.NODE_UNIQUE_ID !== undefined ||
+      server.listenerCount('upgrade') > 0 || server.listenerCount('connect') > 0) {
+    return false;
+  }
+  const target = tcpTarget(args);
+  if (target === null) return false;
+  const previous = server[kNativeServer];
+  if (previous !== undefined && previous.id !== -1) {
+    throw codedError('ERR_SERVER_ALREADY_LISTEN', 'Listen method has been called more than once without closing.');
+  }
+  prepare();
+  const state = new NativeServerState();
+  server[kNativeServer] = state;
+  if (typeof target.callback === 'function') server.once('listening', target.callback);
+  const flags = (target.ipv6Only ? 1 : 0) | (server.noDelay === false ? 0 : 2);
+  const start = (host, fallback) => {
+    let id = transport.listen(server, host, target.port, target.backlog, flags);
+    let at = host;
+    if (id < 0 && fallback !== undefined) {
+      at = fallback;
+      id = transport.listen(server, fallback, target.port, target.backlog, flags);
+    }
+    if (id < 0) {
+      state.closed = true;
+      nextTick(() => server.emit('error', systemError(id, 'listen', at, target.port)));
+      return;
+    }
+    state.id = id;
+    nextTick(() => server.emit('listening'));
+  };
+  if (target.host === undefined) start('::', '0.0.0.0');
+  else if (net.isIP(target.host) !== 0) start(target.host);
+  else {
+    require('node:dns').lookup(target.host, (err, address) => {
+      if (err) server.emit('error', err);
+      else start(address);
+    });
+  }
+  return true;
+}
+
+// The server's address() on this transport, or undefined when it is not on it.
+function nativeAddress(server) {
+  const state = server[kNativeServer];
+  if (state === undefined) return undefined;
+  const where = state.id === -1 ? undefined : transport.serverAddress(state.id);
+  return where === undefined ? null : { address: where[0], family: `IPv${where[1]}`, port: where[2] };
+}
+
+function isListeningNatively(server) {
+  const state = server[kNativeServer];
+  return state === undefined ? undefined : state.id !== -1 && !state.closing;
+}
+
+// The server's close(callback) on this transport; false when it is not on it.
+function closeNative(server, callback) {
+  const state = server[kNativeServer];
+  if (state === undefined) return false;
+  if (state.id === -1 || state.closing) {
+    if (typeof callback === 'function') {
+      server.once('close', () => callback(codedError('ERR_SERVER_NOT_RUNNING', 'Server is not running.')));
+    }
+    state.closed = false;
+    emitClose(server, state);
+    return true;
+  }
+  if (typeof callback === 'function') server.once('close', callback);
+  state.closing = true;
+  transport.closeServer(state.id);
+  return true;
+}
+
+function refNative(server, ref) {
+  const state = server[kNativeServer];
+  if (state === undefined) return false;
+  if (state.id !== -1) transport.refServer(state.id, ref);
+  return true;
+}
+
+module.exports = { chooseTransport, available, listenNative, nativeAddress, isListeningNatively, closeNative, refNative,
+  NativeSocket };

@@ -1,0 +1,202 @@
+'use strict';
+// llhttp-napi/server on its own transport (transport: 'native', issue 46)
+// against node:http: the same requests give the same bytes back, the same
+// events, and the connection ends alike (keep-alive, pipelining, bodies
+// sized and chunked, bad requests and 'clientError', half-close, resets,
+// closeIdleConnections() / closeAllConnections() / close(), keepAliveTimeout
+// and timeout, a slow reader); what it does not cover yet takes node:net;
+// a worker thread that listens on it exits cleanly.
+const test = require('node:test');
+const assert = require('node:assert');
+const http = require('node:http');
+const net = require('node:net');
+const path = require('node:path');
+const { once } = require('node:events');
+const { Worker } = require('node:worker_threads');
+const ours = require('../../lib/server');
+const { available, NativeSocket } = require('../../lib/server/native-transport');
+const { withServer, exchange, normalize, echoHandler, withClose } = require('../support/both-servers');
+
+const native = (options, handler) => {
+  if (typeof options === 'function') [options, handler] = [{}, options];
+  return ours.createServer({ ...options, transport: 'native' }, handler);
+};
+const FACES = [['node:http', http.createServer], ['native', native]];
+const skip = available() ? false : 'this build has no native transport (docs/server.md)';
+
+// The same exchange against both; returns node:http's result.
+async function same(options, makeHandler, pieces, exchangeOptions, around) {
+  const results = [];
+  for (const [name, create] of FACES) {
+    const log = [];
+    const handler = makeHandler(log);
+    const r = await withServer(create, options, handler, async (port, server) => {
+      if (around) around(server, log);
+      const out = await exchange(port, pieces, exchangeOptions);
+      if (name === 'native') assert.ok(server.listening);
+      return out;
+    });
+    results.push({ text: normalize(r.text), closed: r.closed, log: JSON.parse(JSON.stringify(log)) });
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+  return results[0];
+}
+
+const GET = 'GET /a?b=1 HTTP/1.1\r\nHost: x\r\nUser-Agent: t\r\n\r\n';
+const POST = 'POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\nhello world';
+const CHUNKED = 'POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\nX-T: 1\r\n\r\n';
+
+test('keep-alive GET and POST, sized and chunked, one by one and pipelined, as node:http', { skip }, async () => {
+  const r = await same({}, echoHandler, [GET, POST, CHUNKED, withClose(GET)], { end: false });
+  assert.match(r.text, /"length":11/);
+  assert.strictEqual(r.log.length, 4);
+  const piped = await same({}, echoHandler, [GET + POST + CHUNKED + withClose(GET)], { end: false });
+  assert.strictEqual(piped.text, r.text);
+  // Cut at every few bytes.
+  const all = GET + POST + CHUNKED + withClose(GET);
+  const pieces = [];
+  for (let i = 0; i < all.length; i += 7) pieces.push(all.slice(i, i + 7));
+  await same({}, echoHandler, pieces, { end: false });
+});
+
+test('a big answer to a client that reads it all arrives whole, with drain, as node:http', { skip }, async () => {
+  const big = Buffer.alloc(4 << 20, 'x');
+  const r = await same({}, (log) => async (req, res) => {
+    let ok = true;
+    for (let at = 0; at < big.length; at += 65536) {
+      if (!ok) {
+        await once(res, 'drain');
+        log.push('drain');
+      }
+      ok = res.write(big.subarray(at, at + 65536));
+    }
+    res.end();
+  }, [withClose(GET)], { end: false });
+  assert.ok(r.text.length > big.length);
+});
+
+test('bad requests: the same answer and clientError, as node:http', { skip }, async () => {
+  for (const bad of ['GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'XYZ\x01 / HTTP/1.1\r\n\r\n',
+    'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n']) {
+    await same({}, () => (req, res) => res.end('no'), [bad], { end: false });
+    await same({}, () => (req, res) => res.end('no'), [bad], { end: false }, (server, log) => {
+      server.on('clientError', (err, socket) => {
+        log.push(err.code, err.bytesParsed);
+        socket.end('HTTP/1.1 400 Mine\r\nConnection: close\r\n\r\n');
+      });
+    });
+  }
+});
+
+test('half-close after a request: the answer, then the end, as node:http', { skip }, async () => {
+  const r = await same({}, echoHandler, [GET], { end: true });
+  assert.strictEqual(r.closed, true);
+  // A half-close in the middle of a body: the request is aborted.
+  await same({}, (log) => (req, res) => {
+    req.on('aborted', () => log.push('aborted'));
+    req.on('error', (err) => log.push(err.code));
+    req.on('close', () => log.push('close'));
+  }, ['POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc'], { end: true });
+});
+
+test('a reset in the middle of a body: the request errs, as node:http', { skip }, async () => {
+  const logs = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    let handed;
+    const request = new Promise((resolve) => { handed = resolve; });
+    await withServer(create, {}, (req) => {
+      req.on('error', (err) => log.push(err.code));
+      req.on('aborted', () => log.push('aborted'));
+      handed({ closed: new Promise((resolve) => req.on('close', resolve)) });
+    }, async (port) => {
+      const client = net.connect(port, '127.0.0.1');
+      await once(client, 'connect');
+      client.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc');
+      const { closed } = await request;
+      client.resetAndDestroy();
+      await closed;
+    });
+    logs.push(log);
+  }
+  assert.deepStrictEqual(logs[1], logs[0]);
+  assert.deepStrictEqual(logs[0], ['aborted', 'ECONNRESET']);
+});
+
+test('closeIdleConnections(), closeAllConnections() and close() end connections as node:http', { skip }, async () => {
+  const outcomes = [];
+  for (const [, create] of FACES) {
+    const server = create({}, (req, res) => {
+      if (req.url === '/hold') return;
+      res.end('ok');
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = server.address().port;
+    const idle = net.connect(port, '127.0.0.1');
+    const busy = net.connect(port, '127.0.0.1');
+    idle.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    busy.write('GET /hold HTTP/1.1\r\nHost: x\r\n\r\n');
+    await once(idle, 'data');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const idleClosed = once(idle, 'close');
+    server.closeIdleConnections();
+    await idleClosed;
+    const busyClosed = once(busy, 'close');
+    const serverClosed = new Promise((resolve) => server.close(resolve));
+    assert.strictEqual(server.listening, false);
+    server.closeAllConnections();
+    await busyClosed;
+    await serverClosed;
+    const err = await new Promise((resolve) => server.close(resolve));
+    outcomes.push(err && err.code);
+  }
+  assert.deepStrictEqual(outcomes, ['ERR_SERVER_NOT_RUNNING', 'ERR_SERVER_NOT_RUNNING']);
+});
+
+test('keepAliveTimeout closes an idle connection, timeout reaches the handler, as node:http', { skip }, async () => {
+  const r = await same({ keepAliveTimeout: 150 }, echoHandler, [GET], { end: false });
+  assert.strictEqual(r.closed, true);
+  await same({}, (log) => (req, res) => {
+    res.on('timeout', () => {
+      log.push('res timeout');
+      res.end('late');
+    });
+  }, [withClose(GET)], { end: false }, (server) => server.setTimeout(150));
+});
+
+test('listen() forms, address(), and what takes node:net instead', { skip }, async () => {
+  const server = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
+  server.listen({ port: 0, host: '127.0.0.1' });
+  await once(server, 'listening');
+  const { port, family, address } = server.address();
+  assert.deepStrictEqual([family, address], ['IPv4', '127.0.0.1']);
+  let { text } = await exchange(port, [withClose(GET)], { end: false });
+  assert.match(text, /native$/);
+  const again = native(() => {});
+  again.listen(port, '127.0.0.1');
+  const [err] = await once(again, 'error');
+  assert.strictEqual(err.code, 'EADDRINUSE');
+  assert.strictEqual(err.syscall, 'listen');
+  await new Promise((resolve) => server.close(resolve));
+  // An 'upgrade' listener: node:net.
+  const upgrading = native((req, res) => res.end(req.socket instanceof net.Socket ? 'net' : 'native'));
+  upgrading.on('upgrade', (req, socket) => socket.destroy());
+  await new Promise((resolve) => upgrading.listen(0, '127.0.0.1', resolve));
+  ({ text } = await exchange(upgrading.address().port, [withClose(GET)], { end: false }));
+  assert.match(text, /net$/);
+  await new Promise((resolve) => upgrading.close(resolve));
+  assert.throws(() => ours.createServer({ transport: 'quic' }), { code: 'ERR_INVALID_ARG_VALUE' });
+});
+
+test('a worker thread that listens on the native transport and exits leaves cleanly', { skip }, async () => {
+  const worker = new Worker(`
+    const { createServer } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'lib', 'server'))});
+    const net = require('node:net');
+    const server = createServer({ transport: 'native' }, (req, res) => res.end('w'));
+    server.listen(0, '127.0.0.1', () => {
+      const c = net.connect(server.address().port, '127.0.0.1', () => c.write('GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n'));
+      c.once('data', () => process.exit(0));
+    });`, { eval: true });
+  const [code] = await once(worker, 'exit');
+  assert.strictEqual(code, 0);
+});
