@@ -140,6 +140,11 @@ class Connection {
     return this.parser.maxHeaderPairs;
   }
 
+  // An answered request's stream ended (see responseFinished()).
+  requestEnded(req) {
+    if (this.parser.incoming === req) this.parser.incoming = null;
+  }
+
   // A request body's reader wants more.
   bodyWanted() {
     if (!this.pausedForBody) return;
@@ -178,7 +183,12 @@ class Connection {
     if (diagnostics.responseFinish.hasSubscribers) {
       diagnostics.responseFinish.publish({ request: res.req, response: res, socket: this.socket, server: this.server });
     }
-    res.req[kAnswered]();
+    const req = res.req;
+    // The parser lets go of an answered request that has ended (one still
+    // being read: at its end, requestEnded()), as node:http's. (A request
+    // whose stream nobody used has no reader to see its end.)
+    if (this.parser.incoming === req && (!req._hasReadable || req.readableEnded)) this.parser.incoming = null;
+    req[kAnswered]();
     res[kDetached]();
     nextTick(closeResponse, res);
     this.oldest = this.later.length === 0 ? null : this.later.shift();
@@ -283,9 +293,22 @@ class Connection {
     }
   }
 
+  // The socket is no longer the loop's: its parser lets go of it and of the
+  // message it read, and is freed (its async resource destroyed) and
+  // closed, as node:http's freeParser() frees a parser at that point (its
+  // pool keeps it; this loop has none, so it also closes).
+  releaseParser() {
+    const parser = this.parser;
+    parser.unconsume();
+    parser.incoming = null;
+    if (this.socket.parser === parser) this.socket.parser = null;
+    parser.free();
+    parser.close();
+  }
+
   // The socket closed: everything still under way is aborted.
   closed() {
-    this.parser.close();
+    this.releaseParser();
     this.server[kConnectionsSet].delete(this);
     const current = this.current;
     if (current !== null && this.oldest === null && !current.destroyed) {

@@ -104,6 +104,9 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
   const RequestClass = server[kIncomingMessage] || ServerRequest;
   const req = makers === null ? new RequestClass(socket) : makers.request(socket);
   req[kOpenRequest](conn, major, minor, allMethods[method], url, upgrade, headers);
+  // (node:http's link from the parser to the message it reads, which
+  // modules read on socket.parser.)
+  this.incoming = req;
   conn.current = req;
   conn.lastRequest = req;
   if (upgrade) {
@@ -264,9 +267,7 @@ function detach(conn) {
   const socket = conn.socket;
   for (const [event, handler] of SOCKET_HANDLERS) socket.removeListener(event, handler);
   socket[kConnection] = undefined;
-  conn.parser.unconsume();
-  socket.parser = null;
-  conn.parser.close();
+  conn.releaseParser();
   conn.server[kConnectionsSet].delete(conn);
 }
 

@@ -213,6 +213,9 @@ class ServerRequest {
       if (this._signal !== null) this._signal.abort();
       const socket = this.socket;
       if (socket !== null && !socket.destroyed) socket.destroy(err);
+    } else if (this._answered) {
+      // (Its end, the stream's automatic destroy follows it at once.)
+      this._loop.requestEnded(this);
     }
     cb(err !== null && err !== undefined && this.listenerCount('error') > 0 ? err : null);
   }

@@ -187,6 +187,19 @@ class ServerResponse extends OutgoingHead {
     if (!this._headerSent) this._sendHead();
   }
 
+  // node:http's OutgoingMessage._send(), which modules call: `data` goes to
+  // the connection as it is (no chunk framing), after the head if it has
+  // not left yet.
+  _send(data, encoding, callback) {
+    if (typeof encoding === 'function') {
+      callback = encoding;
+      encoding = undefined;
+    }
+    if (this.destroyed) return false;
+    if (!this._headerSent && this._head !== null) this._sendHead();
+    return this._loop.send(this, data, encoding, false, typeof callback === 'function' ? callback : undefined);
+  }
+
   _sendHead() {
     this._headerSent = true;
     this._loop.send(this, this._head, 'latin1', false, undefined);
