@@ -11,6 +11,9 @@
 //   not yet closed) and makes the new one. Returns a scope to pass to
 //   run() and close(), or null: then the context is the addon's, made
 //   natively with `resource` and entered by the addon around a delivery.
+// - adopt(id, resource, previous, live): as open(), for a resource that is
+//   itself an AsyncResource made for the parser: its context is the new
+//   one (returned as the scope).
 // - run(scope, resource, fn, thisArg, arg): fn.call(thisArg, arg) inside a
 //   non-null scope of open() made with `resource`; exceptions leave as
 //   thrown.
@@ -52,6 +55,14 @@ function open(id, resource, asyncType, previous, live) {
   if (scope === null) workspace.initAsyncContext(id, resource, asyncType);
   else if (live && previous === null) workspace.destroyAsyncContext(id);
   return scope;
+}
+
+function adopt(id, resource, previous, live) {
+  if (live) {
+    if (previous !== null) previous.emitDestroy();
+    else workspace.destroyAsyncContext(id);
+  }
+  return resource;
 }
 
 function close(id, scope) {
@@ -109,4 +120,4 @@ function holder(scope, resource) {
   return resource;
 }
 
-module.exports = { open, run, close };
+module.exports = { open, adopt, run, close };

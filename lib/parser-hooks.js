@@ -21,6 +21,11 @@ module.exports = {
   // parser[whenComplete](msg, fn): fn(msg) once the message being delivered
   // completes in this call; whether it took that on (lib/incoming.js).
   whenComplete: Symbol('llhttp-napi whenComplete'),
+  // resource[ownContext] === true: initialize()'s resource is an
+  // AsyncResource (of the parser's async type) whose context the handlers
+  // run in, instead of one the parser makes: its trigger is its maker's
+  // choice (lib/server/connection.js: the socket's, as node:http's).
+  ownContext: Symbol('llhttp-napi ownContext'),
   // parser[coreStats](): what the core holds for this parser between calls,
   // in bytes: { heldBytes: its held head (a head arriving in pieces),
   // recordBytes: its repeat record } (tests, benchmarks).

@@ -136,7 +136,9 @@ class HTTPParser {
       if (typeof options !== 'object') throw new TypeError('The "options" argument must be an object');
       if (options.lazyHeaders !== undefined) this.lazyHeaders = options.lazyHeaders === true;
     }
-    this._scope = handlerScope.open(this._id, resource, ASYNC_TYPES[type], this._scope, !this._destroyed);
+    this._scope = resource[hooks.ownContext] === true
+      ? handlerScope.adopt(this._id, resource, this._scope, !this._destroyed)
+      : handlerScope.open(this._id, resource, ASYNC_TYPES[type], this._scope, !this._destroyed);
     this._resource = resource;
     this._initCount++;
     this._destroyed = false;

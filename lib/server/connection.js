@@ -16,6 +16,7 @@
 // (Module bindings: the globals `process` and `Buffer` are accessors.)
 const { nextTick } = require('node:process');
 const { EventEmitter } = require('node:events');
+const { AsyncResource, executionAsyncId } = require('node:async_hooks');
 const { HTTPParser } = require('../parser');
 const hooks = require('../parser-hooks');
 const { nowMs } = require('../clock');
@@ -51,8 +52,17 @@ function lenientFlags(server) {
   const lenient = server.insecureHTTPParser === undefined ? lenientByDefault() : server.insecureHTTPParser;
   return lenient ? HTTPParser.kLenientAll : HTTPParser.kLenientNone;
 }
-class Connection {
+// The connection is its parser's async resource (HTTPINCOMINGMESSAGE, the
+// context the server's handlers run in), triggered by its socket as
+// node:http's is (its connection listener runs in the socket's trigger
+// scope); a stream with no handle has no id of its own: the current one.
+class Connection extends AsyncResource {
   constructor(server, socket, parser) {
+    const handle = socket._handle;
+    super('HTTPINCOMINGMESSAGE', {
+      triggerAsyncId: handle && typeof handle.getAsyncId === 'function' ? handle.getAsyncId() : executionAsyncId(),
+      requireManualDestroy: true,
+    });
     this.server = server;
     this.socket = socket;
     this.parser = parser;
@@ -350,6 +360,8 @@ class Connection {
     }
   }
 }
+Connection.prototype[hooks.ownContext] = true;
+
 // net's timer of a socket: socket[kSocketTimer] (node:net keeps it under a
 // symbol of this description on every line).
 let kSocketTimer = Symbol('no socket timer yet');
