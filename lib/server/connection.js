@@ -155,6 +155,16 @@ class Connection extends AsyncResource {
     if (this.parser.incoming === req) this.parser.incoming = null;
   }
 
+  // The client ended its side under httpAllowHalfOpen: the connection ends
+  // after the last answer due, as node:http's; whether there is one (none:
+  // the caller ends the socket now).
+  lastAnswerCloses() {
+    const last = this.later.length !== 0 ? this.later[this.later.length - 1] : this.oldest;
+    if (last === null) return false;
+    last[kClosesConnection] = true;
+    return true;
+  }
+
   // A request body's reader wants more.
   bodyWanted() {
     if (!this.pausedForBody) return;

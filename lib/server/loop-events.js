@@ -197,7 +197,7 @@ function onSocketEnd() {
   const conn = this[kConnection];
   const ret = conn.parser.finish();
   if (ret instanceof Error) clientError(conn, ret);
-  else this.end();
+  else if (!conn.server.httpAllowHalfOpen || !conn.lastAnswerCloses()) this.end();
 }
 
 function onSocketClose() {

@@ -454,6 +454,11 @@ class ServerResponse extends OutgoingHead {
     return this._last;
   }
 
+  // (The client ended its side: the connection ends after this answer.)
+  set [kClosesConnection](closes) {
+    this._last = closes;
+  }
+
   [kWritten]() {
     this._finishEmitted = true;
     const callbacks = this._endCallbacks;

@@ -53,7 +53,8 @@ module.exports = {
   // ---- the loop to a response ----
   // res[kOpenResponse](loop, keepAlive): the loop it answers on.
   kOpenResponse: Symbol('llhttp-napi/server open response'),
-  // res[kClosesConnection]: true once its head says the connection ends with it.
+  // res[kClosesConnection]: true once its head says the connection ends with
+  // it, or the loop set it (the client ended its side, httpAllowHalfOpen).
   kClosesConnection: Symbol('llhttp-napi/server closes connection'),
   // res[kWritten](): its last bytes were written: the end() callbacks that
   // come before 'finish' (the loop then passes the turn on, as node:http's
