@@ -18,6 +18,7 @@ const { nextTick } = require('node:process');
 const { EventEmitter } = require('node:events');
 const { HTTPParser } = require('../parser');
 const hooks = require('../parser-hooks');
+const { kOwnReads } = require('../read-path');
 const { nowMs } = require('../clock');
 const { freshConnectionIsIdle } = require('../node-line');
 const seam = require('./seam');
@@ -336,6 +337,9 @@ let kSocketTimer = Symbol('no socket timer yet');
 function adoptTimer(socket) {
   let timer = socket[kSocketTimer];
   if (timer === undefined) {
+    // (A socket of the native transport has no net timer: its timeout is
+    // the addon's, and a search of its properties at each request is dear.)
+    if (socket[kOwnReads] !== undefined) return null;
     const symbol = Object.getOwnPropertySymbols(socket).find((s) => s.description === 'timeout');
     if (symbol === undefined) return null;
     kSocketTimer = symbol;
