@@ -219,16 +219,15 @@ class NativeSocket extends EventEmitter {
       this._corkedBytes += data.length;
       return this.writableLength < HIGH_WATER_MARK;
     }
-    return this._submit([data, kind], callback, data.length);
+    return this._submit(transport.write(this._id, data, kind), callback, data.length);
   }
 
-  // One write of the addon's: chunks [data, kind, ...] of about `length`
-  // bytes, with `callbacks` (a function, an array of them, or undefined)
-  // once they are written. As a stream counts a write until its callback
-  // (on the next tick when it was written at once), a write that reaches the
-  // high-water mark returns false and 'drain' follows.
-  _submit(chunks, callbacks, length) {
-    const queued = transport.write(this._id, chunks);
+  // What follows a write of the addon's (`queued`: its answer) of about
+  // `length` bytes, with `callbacks` (a function, an array of them, or
+  // undefined) once they are written. As a stream counts a write until its
+  // callback (on the next tick when it was written at once), a write that
+  // reaches the high-water mark returns false and 'drain' follows.
+  _submit(queued, callbacks, length) {
     if (queued < 0) {
       const err = systemError(queued, 'write');
       nextTick(runCallbacks, callbacks, err);
@@ -259,7 +258,7 @@ class NativeSocket extends EventEmitter {
     this._corkedChunks = null;
     this._corkedCallbacks = null;
     this._corkedBytes = 0;
-    if (!this.destroyed) this._submit(chunks, callbacks, length);
+    if (!this.destroyed) this._submit(transport.write(this._id, chunks), callbacks, length);
   }
 
   end(data, encoding, callback) {

@@ -515,17 +515,32 @@ static int reserve_scratch(tx_state *tx, size_t need) {
 /* Encodings of write()'s strings. */
 enum { TX_BYTES = 0, TX_UTF8 = 1, TX_LATIN1 = 2 };
 
-/* write(id, chunks): chunks is [data, encoding, ...], each data a
- * Uint8Array (encoding 0) or a string (1: UTF-8, 2: latin1), written in
- * order after what is queued. Returns the bytes still queued after it (0:
- * all written now), or a libuv error code (< 0). */
+/* The length in bytes of string `value` encoded as `kind` (TX_UTF8 or
+ * TX_LATIN1), at most: latin1 is one byte per code unit; UTF-8 at most
+ * three (a surrogate pair, two units, is four), so that the string is
+ * encoded in one pass, with no pass to measure it first. */
+static napi_status string_room(napi_env env, napi_value value, int kind, size_t *room) {
+  size_t units = 0;
+  napi_status st = napi_get_value_string_utf16(env, value, NULL, 0, &units);
+  *room = kind == TX_LATIN1 ? units : units * 3;
+  return st;
+}
+
+/* write(id, data, encoding) or write(id, chunks): one piece of data, a
+ * Uint8Array (encoding 0) or a string (1: UTF-8, 2: latin1), or chunks
+ * [data, encoding, ...] (a corked write), written in order after what is
+ * queued. Returns the bytes still queued after it (0: all written now), or
+ * a libuv error code (< 0). */
 static napi_value Write(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 3;
+  napi_value argv[3];
   tx_state *tx = state_of(env, info, &argc, argv);
   tx_conn *c = tx == NULL || argc < 2 ? NULL : conn_arg(tx, env, argv[0]);
-  uint32_t n = 0;
-  if (c == NULL || napi_get_array_length(env, argv[1], &n) != napi_ok) return number(env, UV_EBADF);
+  if (c == NULL) return number(env, UV_EBADF);
+  /* (One piece: its two arguments stand for a list of one.) */
+  int single = argc >= 3;
+  uint32_t n = 2;
+  if (!single && napi_get_array_length(env, argv[1], &n) != napi_ok) return number(env, UV_EBADF);
   uint32_t count = n / 2;
   napi_value inline_values[TX_INLINE_CHUNKS];
   int inline_kinds[TX_INLINE_CHUNKS];
@@ -549,20 +564,23 @@ static napi_value Write(napi_env env, napi_callback_info info) {
   for (uint32_t i = 0; i < count; i++) {
     napi_value kind;
     int32_t k = TX_BYTES;
-    napi_get_element(env, argv[1], 2 * i, &values[i]);
-    napi_get_element(env, argv[1], 2 * i + 1, &kind);
+    if (single) {
+      values[i] = argv[1];
+      kind = argv[2];
+    } else {
+      napi_get_element(env, argv[1], 2 * i, &values[i]);
+      napi_get_element(env, argv[1], 2 * i + 1, &kind);
+    }
     napi_get_value_int32(env, kind, &k);
     kinds[i] = k;
     if (k == TX_BYTES) continue;
-    size_t len = 0;
-    napi_status st = k == TX_LATIN1 ? napi_get_value_string_latin1(env, values[i], NULL, 0, &len)
-                                    : napi_get_value_string_utf8(env, values[i], NULL, 0, &len);
-    if (st != napi_ok) {
+    size_t room = 0;
+    if (string_room(env, values[i], k, &room) != napi_ok) {
       err = UV_EINVAL;
       goto done;
     }
-    bufs[i].len = len;
-    text += len;
+    bufs[i].len = room;
+    text += room;
   }
   if (reserve_scratch(tx, text + 1) != 0) {
     err = UV_ENOMEM;
@@ -581,9 +599,10 @@ static napi_value Write(napi_env env, napi_callback_info info) {
       }
       bufs[i] = uv_buf_init(bytes, (unsigned)length);
     } else {
-      size_t len = bufs[i].len, copied = 0;
-      if (kinds[i] == TX_LATIN1) napi_get_value_string_latin1(env, values[i], tx->scratch + at, len + 1, &copied);
-      else napi_get_value_string_utf8(env, values[i], tx->scratch + at, len + 1, &copied);
+      /* (room + 1: the terminator napi writes; the next string starts on it) */
+      size_t room = bufs[i].len, copied = 0;
+      if (kinds[i] == TX_LATIN1) napi_get_value_string_latin1(env, values[i], tx->scratch + at, room + 1, &copied);
+      else napi_get_value_string_utf8(env, values[i], tx->scratch + at, room + 1, &copied);
       bufs[i] = uv_buf_init(tx->scratch + at, (unsigned)copied);
       at += copied;
     }
