@@ -13,11 +13,14 @@
  *   the next read of any connection begins: nothing is allocated per read)
  *   and makes one call into JavaScript, in the connection's async context
  *   (napi_make_callback: ticks and microtasks run after it as after any of
- *   Node's callbacks). lib/server/native-transport.js hands the bytes where
- *   they lie to the connection's parser (lib/parser.js), which parses them in
- *   the core's workspace and delivers what the read completed (heads, body
- *   pieces, message ends) with the call block and event encoding every
- *   parser call uses (src/core/lhn_contract.h).
+ *   Node's callbacks). When JavaScript named the parser to parse it with
+ *   (the answer of its last read, see on_read()), the read is parsed here
+ *   first, where it lies, in the core's outermost workspace
+ *   (lhn_transport_parsing, the parser binding's), and the one call
+ *   delivers what it completed (heads, body pieces, message ends: the
+ *   workspace's events, src/core/lhn_contract.h) with the call's text.
+ *   Otherwise lib/server/native-transport.js hands the bytes to the
+ *   connection's parser, which parses them itself.
  * - A response's bytes come here once per write (a corked response's pieces
  *   together): strings are encoded into the scratch, buffers are read where
  *   they are, and uv_try_write() writes what the kernel takes at once. The
@@ -31,7 +34,8 @@
  *   restarted by each read and write as node:net's is.
  * - The calls into JavaScript go through one function (init()'s dispatch),
  *   called on the server or the connection's object with an event kind
- *   (TX_EVENT_*, exported as `events`) and one number.
+ *   (TX_EVENT_*, exported as `events`), one number and, for a parsed read,
+ *   the call's text; a read's answer is the parser of the next read.
  */
 /* (libuv's header needs POSIX's types, which -std=c11 hides) */
 #ifndef _GNU_SOURCE
@@ -60,6 +64,7 @@ enum tx_event {
   TX_EVENT_CLOSE = 9,       /* the connection's handles are closed */
   TX_EVENT_ACCEPT_ERROR = 10, /* on a server: a libuv error code */
   TX_EVENT_SERVER_CLOSE = 11, /* on a server: its handle is closed */
+  TX_EVENT_READ_PARSED = 12, /* bytes at the read buffer's start, parsed: the call's text follows */
 };
 
 typedef struct tx_slots {
@@ -82,6 +87,7 @@ typedef struct tx_state {
   uint32_t open;            /* handles not yet closed (servers + connections) */
   int tearing_down;
   napi_async_cleanup_hook_handle cleanup;
+  const lhn_transport_parsing *parsing;
 } tx_state;
 
 typedef struct tx_conn {
@@ -93,6 +99,8 @@ typedef struct tx_conn {
   uint32_t id;
   uint64_t timeout_ms;      /* 0: none */
   size_t queued;            /* bytes handed to uv_write() not yet written */
+  uint32_t parser_id;       /* the parser to parse the next read with, or NO_ID */
+  int parse_withdrawn;      /* parseWith(id, -1) during the read's call */
   int closing;
   int parts_open;           /* of tcp and timer */
 } tx_conn;
@@ -154,23 +162,53 @@ static void *slot_get(const tx_slots *s, uint32_t id) {
 
 /* ---- into JavaScript ------------------------------------------------------ */
 
-/* dispatch.call(target, kind, value) in `async`; an exception it throws is
- * the process's uncaught exception, as a callback of Node's own would be. */
-static void dispatch(tx_state *tx, napi_ref target, napi_async_context async, int kind, double value) {
+/* dispatch.call(target, kind, value[, text]) in `async` (text: NULL for
+ * none); an exception it throws is the process's uncaught exception, as a
+ * callback of Node's own would be. *answer (when not NULL): what it
+ * returned, as a uint32 (NO_ID for anything else). */
+static void dispatch_with(tx_state *tx, napi_ref target, napi_async_context async, int kind, double value,
+                          napi_value text, uint32_t *answer) {
   napi_env env = tx->env;
-  if (tx->tearing_down || target == NULL) return;
-  napi_handle_scope scope;
-  if (napi_open_handle_scope(env, &scope) != napi_ok) return;
-  napi_value recv, fn, argv[2], out;
+  napi_value recv, fn, argv[3], out = NULL;
   if (napi_get_reference_value(env, target, &recv) == napi_ok &&
       napi_get_reference_value(env, tx->dispatch, &fn) == napi_ok &&
       napi_create_int32(env, kind, &argv[0]) == napi_ok &&
       napi_create_double(env, value, &argv[1]) == napi_ok) {
-    if (napi_make_callback(env, async, recv, fn, 2, argv, &out) == napi_pending_exception) {
+    argv[2] = text;
+    if (napi_make_callback(env, async, recv, fn, text == NULL ? 2 : 3, argv, &out) == napi_pending_exception) {
       napi_value err;
+      out = NULL;
       if (napi_get_and_clear_last_exception(env, &err) == napi_ok) napi_fatal_exception(env, err);
     }
   }
+  if (answer != NULL && (out == NULL || napi_get_value_uint32(env, out, answer) != napi_ok)) *answer = NO_ID;
+}
+
+static void dispatch(tx_state *tx, napi_ref target, napi_async_context async, int kind, double value) {
+  napi_handle_scope scope;
+  if (tx->tearing_down || target == NULL || napi_open_handle_scope(tx->env, &scope) != napi_ok) return;
+  dispatch_with(tx, target, async, kind, value, NULL, NULL);
+  napi_close_handle_scope(tx->env, scope);
+}
+
+/* A read of `nread` bytes: parsed here first when JavaScript named a parser
+ * for it. JavaScript's answer names the parser of the next read (a number
+ * not an id: none), unless parseWith() withdrew it during the call. */
+static void dispatch_read(tx_conn *c, ssize_t nread) {
+  tx_state *tx = c->tx;
+  napi_env env = tx->env;
+  napi_handle_scope scope;
+  if (tx->tearing_down || c->object == NULL || napi_open_handle_scope(env, &scope) != napi_ok) return;
+  napi_value text = NULL;
+  int kind = TX_EVENT_READ;
+  if (c->parser_id != NO_ID &&
+      tx->parsing->parse(tx->parsing->ctx, env, c->parser_id, tx->read_data, (size_t)nread, &text) == 0) {
+    kind = TX_EVENT_READ_PARSED;
+  }
+  c->parse_withdrawn = 0;
+  uint32_t next = NO_ID;
+  dispatch_with(tx, c->object, c->async, kind, (double)nread, text, &next);
+  c->parser_id = c->parse_withdrawn ? NO_ID : next;
   napi_close_handle_scope(env, scope);
 }
 
@@ -223,7 +261,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
   if (c->closing || nread == 0) return;
   if (nread > 0) {
     conn_refresh(c);
-    dispatch(c->tx, c->object, c->async, TX_EVENT_READ, (double)nread);
+    dispatch_read(c, nread);
   } else if (nread == UV_EOF) {
     dispatch(c->tx, c->object, c->async, TX_EVENT_END, 0);
   } else {
@@ -260,6 +298,7 @@ static void on_connection(uv_stream_t *listener, int status) {
   tx_conn *c = calloc(1, sizeof(*c));
   if (c == NULL) return;
   c->tx = tx;
+  c->parser_id = NO_ID;
   uv_tcp_init(tx->loop, &c->tcp);
   uv_timer_init(tx->loop, &c->timer);
   uv_unref((uv_handle_t *)&c->timer);
@@ -499,6 +538,23 @@ static napi_value ReadStop(napi_env env, napi_callback_info info) {
   tx_state *tx = state_of(env, info, &argc, argv);
   tx_conn *c = tx == NULL || argc < 1 ? NULL : conn_arg(tx, env, argv[0]);
   return number(env, c == NULL ? UV_EBADF : uv_read_stop((uv_stream_t *)&c->tcp));
+}
+
+/* parseWith(id, parserId): the parser to parse the connection's next read
+ * with here (-1: none; JavaScript parses it). A read's call also answers it
+ * (dispatch_read()); this withdraws that answer when JavaScript's parser
+ * has something to do before its next parse. */
+static napi_value ParseWith(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  tx_state *tx = state_of(env, info, &argc, argv);
+  tx_conn *c = tx == NULL || argc < 2 ? NULL : conn_arg(tx, env, argv[0]);
+  int32_t parser = -1;
+  if (c != NULL && napi_get_value_int32(env, argv[1], &parser) == napi_ok) {
+    c->parser_id = parser < 0 ? NO_ID : (uint32_t)parser;
+    if (parser < 0) c->parse_withdrawn = 1;
+  }
+  return NULL;
 }
 
 static int reserve_scratch(tx_state *tx, size_t need) {
@@ -775,10 +831,11 @@ static void on_cleanup(napi_async_cleanup_hook_handle handle, void *arg) {
   if (tx->open == 0) end_cleanup(tx);
 }
 
-napi_status lhn_transport_register(napi_env env, napi_value exports) {
+napi_status lhn_transport_register(napi_env env, napi_value exports, const lhn_transport_parsing *parsing) {
   tx_state *tx = calloc(1, sizeof(*tx));
   if (tx == NULL) return napi_generic_failure;
   tx->env = env;
+  tx->parsing = parsing;
   napi_status st = napi_get_uv_event_loop(env, &tx->loop);
   if (st != napi_ok) {
     free(tx);
@@ -797,6 +854,7 @@ napi_status lhn_transport_register(napi_env env, napi_value exports) {
       {"init", Init},         {"listen", Listen},         {"serverAddress", ServerAddress},
       {"closeServer", CloseServer}, {"refServer", RefServer}, {"accept", Accept},
       {"readStart", ReadStart}, {"readStop", ReadStop},   {"write", Write},
+      {"parseWith", ParseWith},
       {"shutdown", Shutdown}, {"close", Close},           {"setTimeout", SetTimeout},
       {"setOption", SetOption}, {"peer", Peer},           {"local", Local},
   };
@@ -814,6 +872,7 @@ napi_status lhn_transport_register(napi_env env, napi_value exports) {
       {"READ_ERROR", TX_EVENT_READ_ERROR}, {"WRITTEN", TX_EVENT_WRITTEN}, {"WRITE_ERROR", TX_EVENT_WRITE_ERROR},
       {"FINISHED", TX_EVENT_FINISHED}, {"TIMEOUT", TX_EVENT_TIMEOUT}, {"CLOSE", TX_EVENT_CLOSE},
       {"ACCEPT_ERROR", TX_EVENT_ACCEPT_ERROR}, {"SERVER_CLOSE", TX_EVENT_SERVER_CLOSE},
+      {"READ_PARSED", TX_EVENT_READ_PARSED},
   };
   napi_value kinds;
   napi_create_object(env, &kinds);
