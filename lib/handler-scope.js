@@ -5,12 +5,13 @@
 // executionAsyncResource(), init, before, after and destroy hooks).
 //
 // Contract:
-// - open(id, resource, asyncType, previous, live) at each initialize() of
-//   parser `id` (its native state, ./workspace.js): ends the context the
-//   parser had (`previous`, the scope open() returned last time; `live`:
-//   not yet closed) and makes the new one. Returns a scope to pass to
-//   run() and close(), or null: then the context is the addon's, made
-//   natively with `resource` and entered by the addon around a delivery.
+// - open(id, resource, asyncType, previous, live, addon) at each
+//   initialize() of parser `id` (its native state, ./workspace.js): ends
+//   the context the parser had (`previous`, the scope open() returned last
+//   time; `live`: not yet closed) and makes the new one (the addon's when
+//   `addon`). Returns a scope to pass to run() and close(), or null: then
+//   the context is the addon's, made natively with `resource` and entered
+//   by the addon around a delivery.
 // - run(scope, resource, fn, thisArg, arg): fn.call(thisArg, arg) inside a
 //   non-null scope of open() made with `resource`; exceptions leave as
 //   thrown.
@@ -45,9 +46,9 @@ function jsScope() {
   }
 }
 
-function open(id, resource, asyncType, previous, live) {
+function open(id, resource, asyncType, previous, live, addon) {
   if (live && previous !== null) previous.emitDestroy();
-  const scope = jsScope();
+  const scope = addon ? null : jsScope();
   // (The addon's context, new or none, replaces its previous one: destroyed.)
   if (scope === null) workspace.initAsyncContext(id, resource, asyncType);
   else if (live && previous === null) workspace.destroyAsyncContext(id);

@@ -115,6 +115,7 @@ class HTTPParser {
     this._consumedSocket = null;
     this._readingSocket = null;   // the consumed socket, during one of its reads
     this._parsedBy = null;        // the consumed socket that parses its next read with this parser itself
+    this._addonContext = false;   // see [hooks.addonContext]
     this._nested = null;          // what handlers gave execute()/finish(), see queueNested()
     this._whenCompleteArg = null; // see [hooks.whenComplete]
     this._whenCompleteFn = null;
@@ -137,7 +138,8 @@ class HTTPParser {
       if (typeof options !== 'object') throw new TypeError('The "options" argument must be an object');
       if (options.lazyHeaders !== undefined) this.lazyHeaders = options.lazyHeaders === true;
     }
-    this._scope = handlerScope.open(this._id, resource, ASYNC_TYPES[type], this._scope, !this._destroyed);
+    this._scope = handlerScope.open(this._id, resource, ASYNC_TYPES[type], this._scope, !this._destroyed,
+      this._addonContext);
     this._resource = resource;
     this._initCount++;
     this._destroyed = false;
@@ -320,16 +322,18 @@ class HTTPParser {
     reportRead(this, bytes, length, result);
   }
 
+  [hooks.addonContext]() {
+    this._addonContext = true;
+  }
+
   // Whether `socket`, which this parser consumes, may parse its next read
   // with this parser itself before it calls JavaScript: this parser's id
-  // when nothing has to reach the core first (commands, new handlers) and
-  // its handlers' context is JavaScript's (./handler-scope.js: the addon's
-  // is entered by execute()); else -1. A yes stands until the parser's
-  // next command, initialize(), unconsume() or close() withdraws it
-  // (readPath.withdrawParse()).
+  // when nothing has to reach the core first (commands, new handlers); else
+  // -1. A yes stands until the parser's next command, initialize(),
+  // unconsume() or close() withdraws it (readPath.withdrawParse()).
   [hooks.parseNextRead](socket) {
     this._parsedBy = null;
-    if (this._closed || this._consumedSocket !== socket || this._ws !== null || this._scope === null) return -1;
+    if (this._closed || this._consumedSocket !== socket || this._ws !== null) return -1;
     noteSettings(this);
     if (this._commands !== 0) return -1;
     this._parsedBy = socket;

@@ -397,6 +397,9 @@ function onConnection(socket) {
   const server = this;
   const parser = new HTTPParser();
   const conn = new Connection(server, socket, parser);
+  // (A socket that parses its reads itself enters the parser's context for
+  // each: the addon's, not one entered again from JavaScript.)
+  if (socket[kOwnReads] !== undefined) parser[hooks.addonContext]();
   parser.initialize(HTTPParser.REQUEST, conn, server.maxHeaderSize || 0, lenientFlags(server));
   const count = server.maxHeadersCount;
   parser.maxHeaderPairs = typeof count === 'number' ? count << 1 : MAX_HEADER_PAIRS;

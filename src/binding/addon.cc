@@ -426,7 +426,8 @@ Napi::Value Close(const Napi::CallbackInfo& info) {
 // The transport's parse of a read (lhn_transport_parsing): the parse of
 // execute(), in the outermost workspace, for a caller that delivers the
 // events itself (no owner: no delivery from here).
-int ParseRead(void* ctx, napi_env env, uint32_t parser_id, const char* bytes, size_t len, napi_value* text) {
+int ParseRead(void* ctx, napi_env env, uint32_t parser_id, const char* bytes, size_t len, napi_value* text,
+              napi_async_context* async) {
   Instance* in = static_cast<Instance*>(ctx);
   ParserRecord* r = RecordOf(in, parser_id);
   Workspace* ws = WorkspaceAt(in, 0);
@@ -435,6 +436,7 @@ int ParseRead(void* ctx, napi_env env, uint32_t parser_id, const char* bytes, si
   lhn_result result;
   lhn_parser_execute(&r->core, &ws->core, bytes, len, &result);
   *text = Publish(env, ws, result);
+  *async = r->async;
   return 0;
 }
 #endif

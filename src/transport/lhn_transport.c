@@ -192,7 +192,8 @@ static void dispatch(tx_state *tx, napi_ref target, napi_async_context async, in
 }
 
 /* A read of `nread` bytes: parsed here first when JavaScript named a parser
- * for it. JavaScript's answer names the parser of the next read (a number
+ * for it, then the call in the parser's async context (the connection's
+ * when it has none of the addon's). JavaScript's answer names the parser of the next read (a number
  * not an id: none), unless parseWith() withdrew it during the call. */
 static void dispatch_read(tx_conn *c, ssize_t nread) {
   tx_state *tx = c->tx;
@@ -200,14 +201,17 @@ static void dispatch_read(tx_conn *c, ssize_t nread) {
   napi_handle_scope scope;
   if (tx->tearing_down || c->object == NULL || napi_open_handle_scope(env, &scope) != napi_ok) return;
   napi_value text = NULL;
+  napi_async_context async = NULL;
   int kind = TX_EVENT_READ;
   if (c->parser_id != NO_ID &&
-      tx->parsing->parse(tx->parsing->ctx, env, c->parser_id, tx->read_data, (size_t)nread, &text) == 0) {
+      tx->parsing->parse(tx->parsing->ctx, env, c->parser_id, tx->read_data, (size_t)nread, &text, &async) == 0) {
     kind = TX_EVENT_READ_PARSED;
   }
   c->parse_withdrawn = 0;
   uint32_t next = NO_ID;
-  dispatch_with(tx, c->object, c->async, kind, (double)nread, text, &next);
+  /* (A parsed read's call is in the parser's context, where its handlers
+   * run, as the built-in's kOnExecute is.) */
+  dispatch_with(tx, c->object, async != NULL ? async : c->async, kind, (double)nread, text, &next);
   c->parser_id = c->parse_withdrawn ? NO_ID : next;
   napi_close_handle_scope(env, scope);
 }

@@ -19,12 +19,14 @@ extern "C" {
  * parser `parser_id` over bytes[0, len) in the thread's outermost
  * workspace, after the commands left for it, and publishes the outcome
  * there as the binding's execute() does; *text is the call's text (a
- * latin1 string, or undefined). Returns 0, or -1 when that parser is gone
- * (nothing parsed). Called on the loop, with no JavaScript on the stack
- * (the outermost workspace is free). */
+ * latin1 string, or undefined), *async the parser's async context (NULL:
+ * none of the addon's). Returns 0, or -1 when that parser is gone (nothing
+ * parsed). Called on the loop, with no JavaScript on the stack (the
+ * outermost workspace is free). */
 typedef struct lhn_transport_parsing {
   void *ctx;
-  int (*parse)(void *ctx, napi_env env, uint32_t parser_id, const char *bytes, size_t len, napi_value *text);
+  int (*parse)(void *ctx, napi_env env, uint32_t parser_id, const char *bytes, size_t len, napi_value *text,
+               napi_async_context *async);
 } lhn_transport_parsing;
 
 /* Adds the transport's functions to `exports` as exports.transport, with
