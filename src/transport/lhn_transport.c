@@ -193,8 +193,9 @@ static void dispatch(tx_state *tx, napi_ref target, napi_async_context async, in
 
 /* A read of `nread` bytes: parsed here first when JavaScript named a parser
  * for it, then the call in the parser's async context (the connection's
- * when it has none of the addon's). JavaScript's answer names the parser of the next read (a number
- * not an id: none), unless parseWith() withdrew it during the call. */
+ * when it has none of the addon's). JavaScript's answer names the parser
+ * of the next read (-1, read as NO_ID: none), unless parseWith() withdrew
+ * it during the call. */
 static void dispatch_read(tx_conn *c, ssize_t nread) {
   tx_state *tx = c->tx;
   napi_env env = tx->env;
