@@ -10,7 +10,8 @@
 // server's --perf-basic-prof map, native code by callgrind.
 //
 //   node benchmark/server-counts.js [browser|hello|express|WORKLOAD|APP.js] [--n1=2048] [--n2=10240]
-//     [--runs=3] [--sides=builtin,napi] [--package=DIR] [--server=MODULE] [--node=BIN,...] [--jobs=2]
+//     [--runs=3] [--sides=builtin,napi] [--package=DIR] [--server=MODULE] [--transport=native|net]
+//     [--node=BIN,...] [--jobs=2]
 //     [--keep=DIR] [--run=K (the first run's number)] [--top=25] [--inclusive=REGEX]
 //   node benchmark/server-counts.js --from=DIR[:LABEL],... [--sides=...] [--top=25] [--inclusive=REGEX]
 //
@@ -22,7 +23,11 @@
 // napi (install() of --package, default this checkout) and, with
 // --server=MODULE, server: MODULE's createServer(handler) (llhttp-napi/server);
 // preload: node:http's createServer(handler) with llhttp-napi/server/register
-// (of --package) loaded first.
+// (of --package) loaded first; native: the same with the server on
+// llhttp-napi/server's own transport (LLHTTP_NAPI_TRANSPORT=native, issue
+// 46), so that --sides=builtin,preload,native counts both transports.
+// --transport=native puts the server side on it too ({ transport } in its
+// options).
 // --keep keeps the dumps and perf maps; --from reports kept runs again (LABEL
 // renames their napi side, to put two checkouts side by side); --inclusive
 // adds the inclusive counts of the functions it matches.
@@ -55,11 +60,22 @@ function serve() {
     handle = workloads.handler(target === 'browser' ? 'net-echo' : target);
   }
   Promise.resolve(handle).then((ready) => {
-    // preload: node:http's createServer under llhttp-napi/server/register.
-    if (options.side === 'preload') require(path.resolve(options.package || common.ROOT, 'lib', 'server', 'register.js'));
-    const server = (options.side === 'server' ? require(options.server) : require('node:http')).createServer(ready);
+    // preload: node:http's createServer under llhttp-napi/server/register;
+    // native: the same on the native transport.
+    if (options.side === 'native') process.env.LLHTTP_NAPI_TRANSPORT = 'native';
+    if (options.side === 'preload' || options.side === 'native') {
+      require(path.resolve(options.package || common.ROOT, 'lib', 'server', 'register.js'));
+    }
+    const server = options.side === 'server' ?
+      require(options.server).createServer(options.transport ? { transport: options.transport } : {}, ready) :
+      require('node:http').createServer(ready);
     server.keepAliveTimeout = 600000;
     server.listen(0, '127.0.0.1', () => {
+      // (A server the native transport did not take would count node:net.)
+      const native = Object.getOwnPropertySymbols(server).some((s) => s.description === 'llhttp-napi/server native transport');
+      if (native !== (options.side === 'native' || options.transport === 'native')) {
+        throw new Error(`the server is ${native ? '' : 'not '}on the native transport`);
+      }
       process.stdout.write(`listening ${server.address().port} ${process.pid}\n`);
     });
   });
@@ -102,6 +118,7 @@ async function runOne({ node, side, n1, n2, dir, tag }) {
   if (options.package) argv.push(`--package=${path.resolve(options.package)}`);
   // (A module name stays a name: llhttp-napi/server.)
   if (options.server) argv.push(`--server=${/^[./]/.test(options.server) ? path.resolve(options.server) : options.server}`);
+  if (options.transport) argv.push(`--transport=${options.transport}`);
   const child = callgrind.start(argv, out, { cache: true, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const [port, pid] = await new Promise((resolve, reject) => {

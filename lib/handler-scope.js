@@ -5,12 +5,13 @@
 // executionAsyncResource(), init, before, after and destroy hooks).
 //
 // Contract:
-// - open(id, resource, asyncType, previous, live) at each initialize() of
-//   parser `id` (its native state, ./workspace.js): ends the context the
-//   parser had (`previous`, the scope open() returned last time; `live`:
-//   not yet closed) and makes the new one. Returns a scope to pass to
-//   run() and close(), or null: then the context is the addon's, made
-//   natively with `resource` and entered by the addon around a delivery.
+// - open(id, resource, asyncType, previous, live, addon) at each
+//   initialize() of parser `id` (its native state, ./workspace.js): ends
+//   the context the parser had (`previous`, the scope open() returned last
+//   time; `live`: not yet closed) and makes the new one (the addon's when
+//   `addon`). Returns a scope to pass to run() and close(), or null: then
+//   the context is the addon's, made natively with `resource` and entered
+//   by the addon around a delivery.
 // - adopt(id, resource, previous, live): as open(), for a resource that is
 //   itself an AsyncResource made for the parser: its context is the new
 //   one (returned as the scope).
@@ -48,9 +49,9 @@ function jsScope() {
   }
 }
 
-function open(id, resource, asyncType, previous, live) {
+function open(id, resource, asyncType, previous, live, addon) {
   if (live && previous !== null) previous.emitDestroy();
-  const scope = jsScope();
+  const scope = addon ? null : jsScope();
   // (The addon's context, new or none, replaces its previous one: destroyed.)
   if (scope === null) workspace.initAsyncContext(id, resource, asyncType);
   else if (live && previous === null) workspace.destroyAsyncContext(id);

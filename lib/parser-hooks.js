@@ -8,6 +8,17 @@ module.exports = {
   // consumed socket: parse them and call kOnExecute, as the built-in does in
   // C++ (lib/read-path.js).
   readConsumed: Symbol('llhttp-napi readConsumed'),
+  // parser[readParsed](bytes, length, text): the same for a read its socket
+  // parsed already with this parser (`text`: the call's text), and
+  // parser[parseNextRead](socket): whether the socket may do so with its
+  // next read, this parser's id or -1 (lib/read-path.js).
+  readParsed: Symbol('llhttp-napi readParsed'),
+  parseNextRead: Symbol('llhttp-napi parseNextRead'),
+  // parser[addonContext](): from its next initialize() on, the async
+  // context of its handlers is the addon's (./handler-scope.js), which a
+  // socket that parses its reads itself enters for each read
+  // (lib/server/connection.js).
+  addonContext: Symbol('llhttp-napi addonContext'),
   // parser[messageStart](): when the message under way began, in ms (0: none),
   // as of the event being delivered (lib/connections.js; the clock:
   // lib/clock.js).

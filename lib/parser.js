@@ -114,6 +114,8 @@ class HTTPParser {
     this._inputLength = 0;
     this._consumedSocket = null;
     this._readingSocket = null;   // the consumed socket, during one of its reads
+    this._parsedBy = null;        // the consumed socket that parses its next read with this parser itself
+    this._addonContext = false;   // see [hooks.addonContext]
     this._nested = null;          // what handlers gave execute()/finish(), see queueNested()
     this._whenCompleteArg = null; // see [hooks.whenComplete]
     this._whenCompleteFn = null;
@@ -136,9 +138,12 @@ class HTTPParser {
       if (typeof options !== 'object') throw new TypeError('The "options" argument must be an object');
       if (options.lazyHeaders !== undefined) this.lazyHeaders = options.lazyHeaders === true;
     }
-    this._scope = resource[hooks.ownContext] === true
+    // (The native transport's reads enter the addon's context; node:net's
+    // connection is itself the parser's resource, as node:http's is.)
+    this._scope = resource[hooks.ownContext] === true && !this._addonContext
       ? handlerScope.adopt(this._id, resource, this._scope, !this._destroyed)
-      : handlerScope.open(this._id, resource, ASYNC_TYPES[type], this._scope, !this._destroyed);
+      : handlerScope.open(this._id, resource, ASYNC_TYPES[type], this._scope, !this._destroyed,
+        this._addonContext);
     this._resource = resource;
     this._initCount++;
     this._destroyed = false;
@@ -153,6 +158,7 @@ class HTTPParser {
     this._silenced = false;
     forgetKeptHandlers(this);
     this._commands = CMD_RESET | (this._commands & (CMD_HANDLERS | CMD_MAX_PAIRS));
+    if (this._parsedBy !== null) withdrawParse(this);
     this._maxHeaderSize = max > MAX_INT32 ? MAX_INT32 : max;
     this._lenientFlags = (lenientFlags | 0) & line.lenientMask;
     this._head.clear();
@@ -199,6 +205,7 @@ class HTTPParser {
   // Command `bit` for the next call, in place of `cancelled`.
   _command(bit, cancelled) {
     this._commands = (this._commands & ~cancelled) | bit;
+    if (this._parsedBy !== null) withdrawParse(this);
   }
 
   // The native state goes now, or when the call under way ends.
@@ -250,6 +257,7 @@ class HTTPParser {
     if (socket === null) return;
     this._consumedSocket = null;
     this._readingSocket = null;
+    if (this._parsedBy !== null) withdrawParse(this);
     readPath.unconsume(socket);
   }
 
@@ -300,15 +308,40 @@ class HTTPParser {
     } finally {
       this._readingSocket = null;
     }
-    const cb = this[kOnExecute];
-    if (typeof cb !== 'function') return;
-    this._input = bytes;
-    this._inputLength = length;
+    reportRead(this, bytes, length, result);
+  }
+
+  // A read of the consumed socket that the socket parsed already, with this
+  // parser, in the outermost workspace (the native transport, which asked
+  // [parseNextRead]() first): `text` is that call's text. What follows is
+  // readConsumed()'s: the events delivered, then kOnExecute.
+  [hooks.readParsed](bytes, length, text) {
+    let result;
+    this._readingSocket = this._consumedSocket;
     try {
-      cb.call(this, result);
+      result = parsedCall(this, bytes, length, text);
     } finally {
-      this._input = null;
+      this._readingSocket = null;
     }
+    reportRead(this, bytes, length, result);
+  }
+
+  [hooks.addonContext]() {
+    this._addonContext = true;
+  }
+
+  // Whether `socket`, which this parser consumes, may parse its next read
+  // with this parser itself before it calls JavaScript: this parser's id
+  // when nothing has to reach the core first (commands, new handlers); else
+  // -1. A yes stands until the parser's next command, initialize(),
+  // unconsume() or close() withdraws it (readPath.withdrawParse()).
+  [hooks.parseNextRead](socket) {
+    this._parsedBy = null;
+    if (this._closed || this._consumedSocket !== socket || this._ws !== null) return -1;
+    noteSettings(this);
+    if (this._commands !== 0) return -1;
+    this._parsedBy = socket;
+    return this._id;
   }
 
   [hooks.begunSinceInit]() {
@@ -373,26 +406,57 @@ function call(parser, bytes, length) {
     // (In the addon's async context, events a handler sees are delivered
     // inside, see deliverCall(); those no handler sees need none. A parser
     // whose context is JavaScript's names no owner: the call returns its
-    // text, and the events are delivered here, in that context unless the
-    // call's one event is a message begin no handler sees: the first piece
-    // of a head enters none, as the addon's path enters no scope for it.)
-    const scope = parser._scope;
-    const owner = scope === null ? parser : undefined;
+    // text, and the events are delivered here, see deliverText().)
+    const owner = parser._scope === null ? parser : undefined;
     result = bytes === null ? ws.finish(parser._id, owner) : ws.parse(parser._id, bytes, length, owner);
-    if (ws.eventCount() === 0) {
-      parser._commands = 0;
-      result = bytes !== null ? ws.result() : ws.failed() ? ws.error() : undefined;
-    } else if (!ws.delivered) {
-      result = scope === null || ws.quietBegin(parser._handlerBits) ? deliverCall.call(parser, result) :
-        handlerScope.run(scope, parser._resource, deliverCall, parser, result);
-    }
+    result = deliverText(parser, ws, bytes !== null, result);
     delivered = true;
   } finally {
-    endCall(parser, ws);
-    if (!delivered) parser._nested = null;
-    if (parser._whenCompleteArg !== null) runWhenComplete(parser);
+    settleCall(parser, ws, delivered);
   }
   return parser._nested === null ? result : runNested(parser, result);
+}
+
+// call() of a read parsed already, in the outermost workspace, with no
+// commands left for it ([hooks.parseNextRead]): its text is `text`.
+function parsedCall(parser, bytes, length, text) {
+  const ws = workspace.borrow();
+  parser._head.clearWindow();
+  parser._ws = ws;
+  parser._input = bytes;
+  parser._inputLength = length;
+  ws.delivered = false;
+  let result;
+  let delivered = false;
+  try {
+    result = deliverText(parser, ws, true, text);
+    delivered = true;
+  } finally {
+    settleCall(parser, ws, delivered);
+  }
+  return parser._nested === null ? result : runNested(parser, result);
+}
+
+// What a call that parsed (`parsed`; else finished) returns, its events
+// delivered unless the addon did: in the parser's context unless its one
+// event is a message begin no handler sees (the first piece of a head
+// enters none, as the addon's path enters no scope for it).
+function deliverText(parser, ws, parsed, text) {
+  if (ws.eventCount() === 0) {
+    parser._commands = 0;
+    return parsed ? ws.result() : ws.failed() ? ws.error() : undefined;
+  }
+  if (ws.delivered) return text;
+  const scope = parser._scope;
+  return scope === null || ws.quietBegin(parser._handlerBits) ? deliverCall.call(parser, text) :
+    handlerScope.run(scope, parser._resource, deliverCall, parser, text);
+}
+
+// The end of a call, delivered or not (a handler threw).
+function settleCall(parser, ws, delivered) {
+  endCall(parser, ws);
+  if (!delivered) parser._nested = null;
+  if (parser._whenCompleteArg !== null) runWhenComplete(parser);
 }
 
 // The built-in looks its handlers up at each callback, and without a
@@ -469,6 +533,27 @@ function runWhenComplete(parser) {
   parser._whenCompleteArg = null;
   parser._whenCompleteFn = null;
   fn(arg);
+}
+
+// The built-in's kOnExecute(result) after a consumed read was parsed,
+// during which getCurrentBuffer() is the read (node:http's rawPacket of a
+// parse error, the head of an upgrade).
+function reportRead(parser, bytes, length, result) {
+  const cb = parser[kOnExecute];
+  if (typeof cb !== 'function') return;
+  parser._input = bytes;
+  parser._inputLength = length;
+  try {
+    cb.call(parser, result);
+  } finally {
+    parser._input = null;
+  }
+}
+
+function withdrawParse(parser) {
+  const socket = parser._parsedBy;
+  parser._parsedBy = null;
+  readPath.withdrawParse(socket);
 }
 
 // ---- delivery ----

@@ -59,8 +59,12 @@ const netSymbols = (() => {
 
 // socket[kOwnReads]: on a socket that hands its reads to its parser itself
 // (llhttp-napi/server's native transport, ./server/native-transport.js):
-// false, and true while a parser consumes it.
+// false, and true while a parser consumes it. Such a socket may also parse
+// a read itself, with the parser's native state, before it calls
+// JavaScript: after each read it asks nextReadParser() whether it may do
+// so with the next, and socket[kWithdrawParse]() takes a yes back.
 const kOwnReads = Symbol('llhttp-napi reads handed to the parser by the socket');
+const kWithdrawParse = Symbol('llhttp-napi the socket parses its next read in JavaScript');
 
 let readBuffer = null;          // the shared buffer, made at first use
 // The consumed socket whose read is being handed over, its timer refresh
@@ -178,4 +182,17 @@ function unconsume(socket) {
   if (refreshDue === socket) refreshDue = null;
 }
 
-module.exports = { consume, unconsume, endOfStream, kOwnReads };
+// Whether the socket of `kOwnReads` may parse its next read with `parser`
+// (its consumer, or null) itself: the parser's id, or -1.
+function nextReadParser(socket, parser) {
+  if (parser === null || socket[kOwnReads] !== true || typeof parser[hooks.parseNextRead] !== 'function') return -1;
+  return parser[hooks.parseNextRead](socket);
+}
+
+// The parser has something to do before its next parse (a command,
+// initialize(), unconsume()): the socket's next read comes to JavaScript.
+function withdrawParse(socket) {
+  socket[kWithdrawParse]();
+}
+
+module.exports = { consume, unconsume, endOfStream, nextReadParser, withdrawParse, kOwnReads, kWithdrawParse };

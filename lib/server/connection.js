@@ -19,6 +19,7 @@ const { EventEmitter } = require('node:events');
 const { AsyncResource, executionAsyncId } = require('node:async_hooks');
 const { HTTPParser } = require('../parser');
 const hooks = require('../parser-hooks');
+const { kOwnReads } = require('../read-path');
 const { nowMs } = require('../clock');
 const { freshConnectionIsIdle } = require('../node-line');
 const seam = require('./seam');
@@ -381,6 +382,9 @@ let kSocketTimer = Symbol('no socket timer yet');
 function adoptTimer(socket) {
   let timer = socket[kSocketTimer];
   if (timer === undefined) {
+    // (A socket of the native transport has no net timer: its timeout is
+    // the addon's, and a search of its properties at each request is dear.)
+    if (socket[kOwnReads] !== undefined) return null;
     const symbol = Object.getOwnPropertySymbols(socket).find((s) => s.description === 'timeout');
     if (symbol === undefined) return null;
     kSocketTimer = symbol;
@@ -438,6 +442,9 @@ function onConnection(socket) {
   const server = this;
   const parser = new HTTPParser();
   const conn = new Connection(server, socket, parser);
+  // (A socket that parses its reads itself enters the parser's context for
+  // each: the addon's, not one entered again from JavaScript.)
+  if (socket[kOwnReads] !== undefined) parser[hooks.addonContext]();
   parser.initialize(HTTPParser.REQUEST, conn, server.maxHeaderSize || 0, lenientFlags(server));
   const count = server.maxHeadersCount;
   parser.maxHeaderPairs = typeof count === 'number' ? count << 1 : MAX_HEADER_PAIRS;

@@ -16,6 +16,7 @@ const { httpObserved, startRequestEntry } = require('./performance');
 const wire = require('./wire');
 const { rawValue } = require('./headers');
 const { expressMakers } = require('./express');
+const { kOwnReads } = require('../read-path');
 
 const { kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kOnExecute } = HTTPParser;
 const { kOpenRequest, kBodyChunk, kBodyEnd, kOpenResponse, kWritable } = seam;
@@ -285,9 +286,11 @@ function attach(conn) {
   parser[kOnExecute] = onExecute;
   socket[kConnection] = conn;
   for (const [event, handler] of SOCKET_HANDLERS) socket.on(event, handler);
-  // (The read path serves the parser that node:http's link names.)
+  // (The read path serves the parser that node:http's link names. A socket
+  // of the native transport has no handle: its reads are its own.)
   socket.parser = parser;
   if (socket._handle) parser.consume(socket._handle);
+  else if (socket[kOwnReads] === false) parser.consume(undefined);
 }
 
 module.exports = { attach, clientError };

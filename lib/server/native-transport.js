@@ -10,9 +10,12 @@
 // both transports; only the socket differs.
 //
 // Each read of a connection is one call from the addon (in the connection's
-// async context) that hands the bytes, where they lie in the addon's one
-// read buffer, to the connection's parser (parser.consume() of a NativeSocket
-// is that: ../read-path.js). Writes leave in one call per write (a corked
+// async context). The first after the parser consumes the socket
+// (parser.consume(), ../read-path.js) hands the bytes, where they lie in the
+// addon's one read buffer, to the parser; its answer lets the addon parse
+// the next read itself, with the parser's native state, before the call,
+// which then delivers what that parse left (heads, body pieces, message
+// ends). A command for the parser takes that back until the next read. Writes leave in one call per write (a corked
 // response's pieces together); the bytes the kernel did not take are queued
 // in the addon, whose count is the socket's writableLength.
 //
@@ -27,7 +30,7 @@ const { nextTick } = require('node:process');
 const util = require('node:util');
 const binding = require('../native');
 const hooks = require('../parser-hooks');
-const { kOwnReads } = require('../read-path');
+const { kOwnReads, kWithdrawParse, nextReadParser } = require('../read-path');
 
 const transport = binding.transport;
 const EVENTS = transport === undefined ? {} : transport.events;
@@ -123,6 +126,7 @@ class NativeSocket extends EventEmitter {
     this._id = id;
     this[kOwnReads] = false;
     this.parser = null;
+    this._parsedWith = null;      // the parser the addon parses the next read with, or null
     this.destroyed = false;
     this.readable = true;
     this.writable = true;
@@ -219,16 +223,15 @@ class NativeSocket extends EventEmitter {
       this._corkedBytes += data.length;
       return this.writableLength < HIGH_WATER_MARK;
     }
-    return this._submit([data, kind], callback, data.length);
+    return this._submit(transport.write(this._id, data, kind), callback, data.length);
   }
 
-  // One write of the addon's: chunks [data, kind, ...] of about `length`
-  // bytes, with `callbacks` (a function, an array of them, or undefined)
-  // once they are written. As a stream counts a write until its callback
-  // (on the next tick when it was written at once), a write that reaches the
-  // high-water mark returns false and 'drain' follows.
-  _submit(chunks, callbacks, length) {
-    const queued = transport.write(this._id, chunks);
+  // What follows a write of the addon's (`queued`: its answer) of about
+  // `length` bytes, with `callbacks` (a function, an array of them, or
+  // undefined) once they are written. As a stream counts a write until its
+  // callback (on the next tick when it was written at once), a write that
+  // reaches the high-water mark returns false and 'drain' follows.
+  _submit(queued, callbacks, length) {
     if (queued < 0) {
       const err = systemError(queued, 'write');
       nextTick(runCallbacks, callbacks, err);
@@ -259,7 +262,7 @@ class NativeSocket extends EventEmitter {
     this._corkedChunks = null;
     this._corkedCallbacks = null;
     this._corkedBytes = 0;
-    if (!this.destroyed) this._submit(chunks, callbacks, length);
+    if (!this.destroyed) this._submit(transport.write(this._id, chunks), callbacks, length);
   }
 
   end(data, encoding, callback) {
@@ -398,10 +401,36 @@ class NativeSocket extends EventEmitter {
 
   // What the addon tells (see dispatch()).
 
+  // A read; returns the id of the parser the addon may parse the next
+  // with, or -1.
   _read(nread) {
     this.bytesRead += nread;
-    if (this[kOwnReads] === true) this.parser[hooks.readConsumed](readBuffer, nread);
-    else this.emit('data', Buffer.from(readBuffer.subarray(0, nread)));
+    if (this[kOwnReads] !== true) {
+      this.emit('data', Buffer.from(readBuffer.subarray(0, nread)));
+      return -1;
+    }
+    const parser = this.parser;
+    parser[hooks.readConsumed](readBuffer, nread);
+    return this._parseNextWith(parser);
+  }
+
+  // A read the addon parsed with _parsedWith, `text` the call's text.
+  _readParsed(nread, text) {
+    this.bytesRead += nread;
+    const parser = this._parsedWith;
+    parser[hooks.readParsed](readBuffer, nread, text);
+    return this._parseNextWith(parser);
+  }
+
+  _parseNextWith(parser) {
+    const id = this.destroyed ? -1 : nextReadParser(this, parser);
+    this._parsedWith = id < 0 ? null : parser;
+    return id;
+  }
+
+  [kWithdrawParse]() {
+    this._parsedWith = null;
+    if (!this.destroyed) transport.parseWith(this._id, -1);
   }
 
   _written(queued) {
@@ -464,10 +493,12 @@ class NativeServerState {
   }
 }
 
-// The dispatch of the addon's events (`this`: the server or the socket).
-function dispatch(kind, value) {
+// The dispatch of the addon's events (`this`: the server or the socket);
+// a read's answer names the parser of the next (lhn_transport.c).
+function dispatch(kind, value, text) {
   switch (kind) {
-    case EVENTS.READ: this._read(value); break;
+    case EVENTS.READ_PARSED: return this._readParsed(value, text);
+    case EVENTS.READ: return this._read(value);
     case EVENTS.WRITTEN: this._written(value); break;
     case EVENTS.END: this._readEnded(); break;
     case EVENTS.FINISHED: this._writeFinished(value); break;

@@ -76,6 +76,9 @@ struct Instance {
   Napi::Reference<Napi::Array> known_names;            // lhn_known_names() as strings
   napi_ref delivery = nullptr;                         // setDelivery()'s function
   int32_t* calls = nullptr;                            // the call block: depth 0's state
+#ifdef LHN_TRANSPORT
+  lhn_transport_parsing parsing = {};                  // how the transport parses its reads
+#endif
 
   explicit Instance(Napi::Env e) : env(e) { lhn_pool_init(&pool); }
 
@@ -419,6 +422,25 @@ Napi::Value Close(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+#ifdef LHN_TRANSPORT
+// The transport's parse of a read (lhn_transport_parsing): the parse of
+// execute(), in the outermost workspace, for a caller that delivers the
+// events itself (no owner: no delivery from here).
+int ParseRead(void* ctx, napi_env env, uint32_t parser_id, const char* bytes, size_t len, napi_value* text,
+              napi_async_context* async) {
+  Instance* in = static_cast<Instance*>(ctx);
+  ParserRecord* r = RecordOf(in, parser_id);
+  Workspace* ws = WorkspaceAt(in, 0);
+  if (r == nullptr || ws == nullptr || len > INT32_MAX) return -1;
+  lhn_parser_take_commands(&r->core, ws->state);
+  lhn_result result;
+  lhn_parser_execute(&r->core, &ws->core, bytes, len, &result);
+  *text = Publish(env, ws, result);
+  *async = r->async;
+  return 0;
+}
+#endif
+
 // asyncDestroy(id): destroys the parser's async context (async_hooks'
 // destroy), none then (asyncInit() makes it).
 Napi::Value AsyncDestroy(const Napi::CallbackInfo& info) {
@@ -710,7 +732,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports["clockForTesting"] = Napi::Function::New(env, ClockForTesting, "clockForTesting");
 #ifdef LHN_TRANSPORT
   // (llhttp-napi/server's own transport, exports.transport: src/transport.)
-  if (lhn_transport_register(env, exports) != napi_ok) env.GetAndClearPendingException();
+  in->parsing = lhn_transport_parsing{in, &ParseRead};
+  if (lhn_transport_register(env, exports, &in->parsing) != napi_ok) env.GetAndClearPendingException();
 #endif
   return exports;
 }

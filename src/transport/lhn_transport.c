@@ -13,11 +13,14 @@
  *   the next read of any connection begins: nothing is allocated per read)
  *   and makes one call into JavaScript, in the connection's async context
  *   (napi_make_callback: ticks and microtasks run after it as after any of
- *   Node's callbacks). lib/server/native-transport.js hands the bytes where
- *   they lie to the connection's parser (lib/parser.js), which parses them in
- *   the core's workspace and delivers what the read completed (heads, body
- *   pieces, message ends) with the call block and event encoding every
- *   parser call uses (src/core/lhn_contract.h).
+ *   Node's callbacks). When JavaScript named the parser to parse it with
+ *   (the answer of its last read, see on_read()), the read is parsed here
+ *   first, where it lies, in the core's outermost workspace
+ *   (lhn_transport_parsing, the parser binding's), and the one call
+ *   delivers what it completed (heads, body pieces, message ends: the
+ *   workspace's events, src/core/lhn_contract.h) with the call's text.
+ *   Otherwise lib/server/native-transport.js hands the bytes to the
+ *   connection's parser, which parses them itself.
  * - A response's bytes come here once per write (a corked response's pieces
  *   together): strings are encoded into the scratch, buffers are read where
  *   they are, and uv_try_write() writes what the kernel takes at once. The
@@ -31,7 +34,8 @@
  *   restarted by each read and write as node:net's is.
  * - The calls into JavaScript go through one function (init()'s dispatch),
  *   called on the server or the connection's object with an event kind
- *   (TX_EVENT_*, exported as `events`) and one number.
+ *   (TX_EVENT_*, exported as `events`), one number and, for a parsed read,
+ *   the call's text; a read's answer is the parser of the next read.
  */
 /* (libuv's header needs POSIX's types, which -std=c11 hides) */
 #ifndef _GNU_SOURCE
@@ -60,6 +64,7 @@ enum tx_event {
   TX_EVENT_CLOSE = 9,       /* the connection's handles are closed */
   TX_EVENT_ACCEPT_ERROR = 10, /* on a server: a libuv error code */
   TX_EVENT_SERVER_CLOSE = 11, /* on a server: its handle is closed */
+  TX_EVENT_READ_PARSED = 12, /* bytes at the read buffer's start, parsed: the call's text follows */
 };
 
 typedef struct tx_slots {
@@ -82,6 +87,7 @@ typedef struct tx_state {
   uint32_t open;            /* handles not yet closed (servers + connections) */
   int tearing_down;
   napi_async_cleanup_hook_handle cleanup;
+  const lhn_transport_parsing *parsing;
 } tx_state;
 
 typedef struct tx_conn {
@@ -93,6 +99,8 @@ typedef struct tx_conn {
   uint32_t id;
   uint64_t timeout_ms;      /* 0: none */
   size_t queued;            /* bytes handed to uv_write() not yet written */
+  uint32_t parser_id;       /* the parser to parse the next read with, or NO_ID */
+  int parse_withdrawn;      /* parseWith(id, -1) during the read's call */
   int closing;
   int parts_open;           /* of tcp and timer */
 } tx_conn;
@@ -154,23 +162,58 @@ static void *slot_get(const tx_slots *s, uint32_t id) {
 
 /* ---- into JavaScript ------------------------------------------------------ */
 
-/* dispatch.call(target, kind, value) in `async`; an exception it throws is
- * the process's uncaught exception, as a callback of Node's own would be. */
-static void dispatch(tx_state *tx, napi_ref target, napi_async_context async, int kind, double value) {
+/* dispatch.call(target, kind, value[, text]) in `async` (text: NULL for
+ * none); an exception it throws is the process's uncaught exception, as a
+ * callback of Node's own would be. *answer (when not NULL): what it
+ * returned, as a uint32 (NO_ID for anything else). */
+static void dispatch_with(tx_state *tx, napi_ref target, napi_async_context async, int kind, double value,
+                          napi_value text, uint32_t *answer) {
   napi_env env = tx->env;
-  if (tx->tearing_down || target == NULL) return;
-  napi_handle_scope scope;
-  if (napi_open_handle_scope(env, &scope) != napi_ok) return;
-  napi_value recv, fn, argv[2], out;
+  napi_value recv, fn, argv[3], out = NULL;
   if (napi_get_reference_value(env, target, &recv) == napi_ok &&
       napi_get_reference_value(env, tx->dispatch, &fn) == napi_ok &&
       napi_create_int32(env, kind, &argv[0]) == napi_ok &&
       napi_create_double(env, value, &argv[1]) == napi_ok) {
-    if (napi_make_callback(env, async, recv, fn, 2, argv, &out) == napi_pending_exception) {
+    argv[2] = text;
+    if (napi_make_callback(env, async, recv, fn, text == NULL ? 2 : 3, argv, &out) == napi_pending_exception) {
       napi_value err;
+      out = NULL;
       if (napi_get_and_clear_last_exception(env, &err) == napi_ok) napi_fatal_exception(env, err);
     }
   }
+  if (answer != NULL && (out == NULL || napi_get_value_uint32(env, out, answer) != napi_ok)) *answer = NO_ID;
+}
+
+static void dispatch(tx_state *tx, napi_ref target, napi_async_context async, int kind, double value) {
+  napi_handle_scope scope;
+  if (tx->tearing_down || target == NULL || napi_open_handle_scope(tx->env, &scope) != napi_ok) return;
+  dispatch_with(tx, target, async, kind, value, NULL, NULL);
+  napi_close_handle_scope(tx->env, scope);
+}
+
+/* A read of `nread` bytes: parsed here first when JavaScript named a parser
+ * for it, then the call in the parser's async context (the connection's
+ * when it has none of the addon's). JavaScript's answer names the parser
+ * of the next read (-1, read as NO_ID: none), unless parseWith() withdrew
+ * it during the call. */
+static void dispatch_read(tx_conn *c, ssize_t nread) {
+  tx_state *tx = c->tx;
+  napi_env env = tx->env;
+  napi_handle_scope scope;
+  if (tx->tearing_down || c->object == NULL || napi_open_handle_scope(env, &scope) != napi_ok) return;
+  napi_value text = NULL;
+  napi_async_context async = NULL;
+  int kind = TX_EVENT_READ;
+  if (c->parser_id != NO_ID &&
+      tx->parsing->parse(tx->parsing->ctx, env, c->parser_id, tx->read_data, (size_t)nread, &text, &async) == 0) {
+    kind = TX_EVENT_READ_PARSED;
+  }
+  c->parse_withdrawn = 0;
+  uint32_t next = NO_ID;
+  /* (A parsed read's call is in the parser's context, where its handlers
+   * run, as the built-in's kOnExecute is.) */
+  dispatch_with(tx, c->object, async != NULL ? async : c->async, kind, (double)nread, text, &next);
+  c->parser_id = c->parse_withdrawn ? NO_ID : next;
   napi_close_handle_scope(env, scope);
 }
 
@@ -223,7 +266,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
   if (c->closing || nread == 0) return;
   if (nread > 0) {
     conn_refresh(c);
-    dispatch(c->tx, c->object, c->async, TX_EVENT_READ, (double)nread);
+    dispatch_read(c, nread);
   } else if (nread == UV_EOF) {
     dispatch(c->tx, c->object, c->async, TX_EVENT_END, 0);
   } else {
@@ -260,6 +303,7 @@ static void on_connection(uv_stream_t *listener, int status) {
   tx_conn *c = calloc(1, sizeof(*c));
   if (c == NULL) return;
   c->tx = tx;
+  c->parser_id = NO_ID;
   uv_tcp_init(tx->loop, &c->tcp);
   uv_timer_init(tx->loop, &c->timer);
   uv_unref((uv_handle_t *)&c->timer);
@@ -501,6 +545,23 @@ static napi_value ReadStop(napi_env env, napi_callback_info info) {
   return number(env, c == NULL ? UV_EBADF : uv_read_stop((uv_stream_t *)&c->tcp));
 }
 
+/* parseWith(id, parserId): the parser to parse the connection's next read
+ * with here (-1: none; JavaScript parses it). A read's call also answers it
+ * (dispatch_read()); this withdraws that answer when JavaScript's parser
+ * has something to do before its next parse. */
+static napi_value ParseWith(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  tx_state *tx = state_of(env, info, &argc, argv);
+  tx_conn *c = tx == NULL || argc < 2 ? NULL : conn_arg(tx, env, argv[0]);
+  int32_t parser = -1;
+  if (c != NULL && napi_get_value_int32(env, argv[1], &parser) == napi_ok) {
+    c->parser_id = parser < 0 ? NO_ID : (uint32_t)parser;
+    if (parser < 0) c->parse_withdrawn = 1;
+  }
+  return NULL;
+}
+
 static int reserve_scratch(tx_state *tx, size_t need) {
   if (need <= tx->scratch_cap) return 0;
   size_t cap = tx->scratch_cap ? tx->scratch_cap : 4096;
@@ -515,17 +576,32 @@ static int reserve_scratch(tx_state *tx, size_t need) {
 /* Encodings of write()'s strings. */
 enum { TX_BYTES = 0, TX_UTF8 = 1, TX_LATIN1 = 2 };
 
-/* write(id, chunks): chunks is [data, encoding, ...], each data a
- * Uint8Array (encoding 0) or a string (1: UTF-8, 2: latin1), written in
- * order after what is queued. Returns the bytes still queued after it (0:
- * all written now), or a libuv error code (< 0). */
+/* The length in bytes of string `value` encoded as `kind` (TX_UTF8 or
+ * TX_LATIN1), at most: latin1 is one byte per code unit; UTF-8 at most
+ * three (a surrogate pair, two units, is four), so that the string is
+ * encoded in one pass, with no pass to measure it first. */
+static napi_status string_room(napi_env env, napi_value value, int kind, size_t *room) {
+  size_t units = 0;
+  napi_status st = napi_get_value_string_utf16(env, value, NULL, 0, &units);
+  *room = kind == TX_LATIN1 ? units : units * 3;
+  return st;
+}
+
+/* write(id, data, encoding) or write(id, chunks): one piece of data, a
+ * Uint8Array (encoding 0) or a string (1: UTF-8, 2: latin1), or chunks
+ * [data, encoding, ...] (a corked write), written in order after what is
+ * queued. Returns the bytes still queued after it (0: all written now), or
+ * a libuv error code (< 0). */
 static napi_value Write(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 3;
+  napi_value argv[3];
   tx_state *tx = state_of(env, info, &argc, argv);
   tx_conn *c = tx == NULL || argc < 2 ? NULL : conn_arg(tx, env, argv[0]);
-  uint32_t n = 0;
-  if (c == NULL || napi_get_array_length(env, argv[1], &n) != napi_ok) return number(env, UV_EBADF);
+  if (c == NULL) return number(env, UV_EBADF);
+  /* (One piece: its two arguments stand for a list of one.) */
+  int single = argc >= 3;
+  uint32_t n = 2;
+  if (!single && napi_get_array_length(env, argv[1], &n) != napi_ok) return number(env, UV_EBADF);
   uint32_t count = n / 2;
   napi_value inline_values[TX_INLINE_CHUNKS];
   int inline_kinds[TX_INLINE_CHUNKS];
@@ -549,20 +625,23 @@ static napi_value Write(napi_env env, napi_callback_info info) {
   for (uint32_t i = 0; i < count; i++) {
     napi_value kind;
     int32_t k = TX_BYTES;
-    napi_get_element(env, argv[1], 2 * i, &values[i]);
-    napi_get_element(env, argv[1], 2 * i + 1, &kind);
+    if (single) {
+      values[i] = argv[1];
+      kind = argv[2];
+    } else {
+      napi_get_element(env, argv[1], 2 * i, &values[i]);
+      napi_get_element(env, argv[1], 2 * i + 1, &kind);
+    }
     napi_get_value_int32(env, kind, &k);
     kinds[i] = k;
     if (k == TX_BYTES) continue;
-    size_t len = 0;
-    napi_status st = k == TX_LATIN1 ? napi_get_value_string_latin1(env, values[i], NULL, 0, &len)
-                                    : napi_get_value_string_utf8(env, values[i], NULL, 0, &len);
-    if (st != napi_ok) {
+    size_t room = 0;
+    if (string_room(env, values[i], k, &room) != napi_ok) {
       err = UV_EINVAL;
       goto done;
     }
-    bufs[i].len = len;
-    text += len;
+    bufs[i].len = room;
+    text += room;
   }
   if (reserve_scratch(tx, text + 1) != 0) {
     err = UV_ENOMEM;
@@ -581,9 +660,10 @@ static napi_value Write(napi_env env, napi_callback_info info) {
       }
       bufs[i] = uv_buf_init(bytes, (unsigned)length);
     } else {
-      size_t len = bufs[i].len, copied = 0;
-      if (kinds[i] == TX_LATIN1) napi_get_value_string_latin1(env, values[i], tx->scratch + at, len + 1, &copied);
-      else napi_get_value_string_utf8(env, values[i], tx->scratch + at, len + 1, &copied);
+      /* (room + 1: the terminator napi writes; the next string starts on it) */
+      size_t room = bufs[i].len, copied = 0;
+      if (kinds[i] == TX_LATIN1) napi_get_value_string_latin1(env, values[i], tx->scratch + at, room + 1, &copied);
+      else napi_get_value_string_utf8(env, values[i], tx->scratch + at, room + 1, &copied);
       bufs[i] = uv_buf_init(tx->scratch + at, (unsigned)copied);
       at += copied;
     }
@@ -756,10 +836,11 @@ static void on_cleanup(napi_async_cleanup_hook_handle handle, void *arg) {
   if (tx->open == 0) end_cleanup(tx);
 }
 
-napi_status lhn_transport_register(napi_env env, napi_value exports) {
+napi_status lhn_transport_register(napi_env env, napi_value exports, const lhn_transport_parsing *parsing) {
   tx_state *tx = calloc(1, sizeof(*tx));
   if (tx == NULL) return napi_generic_failure;
   tx->env = env;
+  tx->parsing = parsing;
   napi_status st = napi_get_uv_event_loop(env, &tx->loop);
   if (st != napi_ok) {
     free(tx);
@@ -778,6 +859,7 @@ napi_status lhn_transport_register(napi_env env, napi_value exports) {
       {"init", Init},         {"listen", Listen},         {"serverAddress", ServerAddress},
       {"closeServer", CloseServer}, {"refServer", RefServer}, {"accept", Accept},
       {"readStart", ReadStart}, {"readStop", ReadStop},   {"write", Write},
+      {"parseWith", ParseWith},
       {"shutdown", Shutdown}, {"close", Close},           {"setTimeout", SetTimeout},
       {"setOption", SetOption}, {"peer", Peer},           {"local", Local},
   };
@@ -795,6 +877,7 @@ napi_status lhn_transport_register(napi_env env, napi_value exports) {
       {"READ_ERROR", TX_EVENT_READ_ERROR}, {"WRITTEN", TX_EVENT_WRITTEN}, {"WRITE_ERROR", TX_EVENT_WRITE_ERROR},
       {"FINISHED", TX_EVENT_FINISHED}, {"TIMEOUT", TX_EVENT_TIMEOUT}, {"CLOSE", TX_EVENT_CLOSE},
       {"ACCEPT_ERROR", TX_EVENT_ACCEPT_ERROR}, {"SERVER_CLOSE", TX_EVENT_SERVER_CLOSE},
+      {"READ_PARSED", TX_EVENT_READ_PARSED},
   };
   napi_value kinds;
   napi_create_object(env, &kinds);

@@ -59,6 +59,65 @@ test('keep-alive GET and POST, sized and chunked, one by one and pipelined, as n
   await same({}, echoHandler, pieces, { end: false });
 });
 
+test('strings of every width, alone and corked, written as node:http writes them', { skip }, async () => {
+  // (One-byte, two-byte and astral text, a lone surrogate, latin1 and hex:
+  // each encoding the addon takes, in a write of its own and in a corked
+  // response's pieces.)
+  const texts = [['héllo wörld', 'utf8'], ['日本語のテキスト', 'utf8'], ['a😀b😀', 'utf8'], ['x\ud800y', 'utf8'],
+    ['caf\u00e9 \u00ff', 'latin1'], ['68656c6c6f', 'hex'], ['', 'utf8']];
+  const handler = () => (req, res) => {
+    if (req.url === '/alone') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      for (const [text, encoding] of texts) res.write(text, encoding);
+      res.end();
+      return;
+    }
+    // (Sized: node:http's chunked framing of corked writes differs on 20.)
+    res.setHeader('Content-Length', texts.reduce((n, [text, encoding]) => n + Buffer.byteLength(text, encoding), 2));
+    res.cork();
+    for (const [text, encoding] of texts) res.write(text, encoding);
+    res.uncork();
+    res.end('é');
+  };
+  const r = await same({}, handler, ['GET /alone HTTP/1.1\r\nHost: x\r\n\r\n', withClose('GET /corked HTTP/1.1\r\nHost: x\r\n\r\n')],
+    { end: false });
+  assert.ok(r.text.includes(Buffer.from('a😀b😀').toString('latin1')));
+  assert.ok(r.text.includes('hello'));
+});
+
+test('handlers see the async context they see on node:http: the store, a resource, hooks with inits', { skip }, async () => {
+  const { AsyncLocalStorage, createHook, executionAsyncId, executionAsyncResource } = require('node:async_hooks');
+  const als = new AsyncLocalStorage();
+  // (Ids whose init a hook saw: the handler's context must be one.)
+  const seen = new Set();
+  const makeHandler = (log) => (req, res) => {
+    const resource = executionAsyncResource();
+    const id = executionAsyncId();
+    log.push([req.url, als.getStore(), id > 0 && (hooked === null || seen.has(id)),
+      typeof resource === 'object' && resource !== null]);
+    setImmediate(() => {
+      log.push([req.url, 'later', als.getStore()]);
+      res.end('ok');
+    });
+  };
+  const pieces = ['GET /1 HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /2 HTTP/1.1\r\nHost: x\r\n\r\n',
+    withClose('GET /3 HTTP/1.1\r\nHost: x\r\n\r\n')];
+  // (Without hooks, then with one listening from before the server.)
+  let hooked = null;
+  for (const withHook of [false, true]) {
+    const hook = withHook ? createHook({ init: (id) => seen.add(id) }).enable() : null;
+    hooked = hook;
+    try {
+      const r = await als.run('server', () => same({}, makeHandler, pieces, { end: false }));
+      assert.strictEqual(r.log.length, 6);
+      assert.ok(r.log.every((entry) => (entry.length === 4 ? entry[1] === 'server' && entry[2] && entry[3] :
+        entry[2] === 'server')));
+    } finally {
+      if (hook !== null) hook.disable();
+    }
+  }
+});
+
 test('a big answer to a client that reads it all arrives whole, with drain, as node:http', { skip }, async () => {
   const big = Buffer.alloc(4 << 20, 'x');
   const r = await same({}, (log) => async (req, res) => {
