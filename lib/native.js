@@ -17,7 +17,8 @@
 // build found (`npm run test:asan` uses it to run the suites against a
 // sanitizer build kept apart from build/Release). A package without a build
 // of its own still fails to load, so the fallback stays testable.
-const fs = require('node:fs');
+const { builtinModule } = require('./builtin-modules');
+const fs = builtinModule('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');

@@ -36,7 +36,8 @@
 // A socket whose handle cannot read into a buffer of ours (TLS) keeps
 // Node's reads, taken at its push() instead.
 
-const net = require('node:net');
+const { builtinModule } = require('./builtin-modules');
+const net = builtinModule('node:net');
 const hooks = require('./parser-hooks');
 
 const READ_BUFFER_SIZE = 65536;

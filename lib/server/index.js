@@ -5,7 +5,8 @@
 // defaults, events and shutdown methods. docs/server.md.
 
 const EventEmitter = require('node:events');
-const net = require('node:net');
+const { builtinModule } = require('../builtin-modules');
+const net = builtinModule('node:net');
 const { STATUS_CODES } = require('node:http');
 const { onConnection, kConnectionsSet } = require('./connection');
 const { ServerRequest } = require('./request');

@@ -25,7 +25,8 @@
 // (docs/server.md, "The native transport").
 
 const { EventEmitter } = require('node:events');
-const net = require('node:net');
+const { builtinModule } = require('../builtin-modules');
+const net = builtinModule('node:net');
 const { nextTick } = require('node:process');
 const util = require('node:util');
 const binding = require('../native');
@@ -618,7 +619,7 @@ function listenNative(server, args) {
   if (target.host === undefined) start('::', '0.0.0.0');
   else if (net.isIP(target.host) !== 0) start(target.host);
   else {
-    require('node:dns').lookup(target.host, (err, address) => {
+    builtinModule('node:dns').lookup(target.host, (err, address) => {
       if (err) server.emit('error', err);
       else start(address);
     });

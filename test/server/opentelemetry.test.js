@@ -1,9 +1,11 @@
 'use strict';
-// OpenTelemetry's HTTP instrumentation (the real @opentelemetry packages)
-// traces a plain node:http application the same with the server preload as
-// without it, whichever of the two loads first, by -r, --import and
-// NODE_OPTIONS (and a node:https one by -r): the same spans (names, kinds, parents, status, attributes)
-// and the server's span active in the handler and in what it schedules.
+// OpenTelemetry's HTTP and net instrumentations (the real @opentelemetry
+// packages) trace a plain node:http application the same with the server
+// preload as without it, whichever of the two loads first, by -r, --import and
+// NODE_OPTIONS (and a node:https one by -r), and with the parser preload: the
+// same spans (names, kinds, parents, status, attributes; no connection span
+// where the application never required node:net) and the server's span
+// active in the handler and in what it schedules.
 // The instrumentation wraps node:http's Server.prototype.emit; loaded first,
 // it wrapped node:http's prototype before the preload made its own the one
 // applications get (lib/server/preload.js). Each case runs in a child process.
@@ -16,6 +18,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const APP = path.join(ROOT, 'test', 'support', 'otel-app.js');
 const SETUP = path.join(ROOT, 'test', 'support', 'otel-setup.js');
 const PRELOAD = 'llhttp-napi/server/register';
+const PARSER_PRELOAD = 'llhttp-napi/register';
 
 function trace(args, env = {}) {
   const out = execFileSync(process.execPath, [...args, APP], {
@@ -50,13 +53,15 @@ const ORDERS = {
   'NODE_OPTIONS, the preload first': [[], { NODE_OPTIONS: `-r ${PRELOAD} -r ${SETUP}` }],
   'node:https, -r the instrumentation, then -r the preload': [['-r', SETUP, '-r', PRELOAD], { OTEL_APP_TLS: '1' }],
   'node:https, -r the preload, then -r the instrumentation': [['-r', PRELOAD, '-r', SETUP], { OTEL_APP_TLS: '1' }],
+  '-r the instrumentation, then -r the parser preload': [['-r', SETUP, '-r', PARSER_PRELOAD]],
+  '-r the parser preload, then -r the instrumentation': [['-r', PARSER_PRELOAD, '-r', SETUP]],
 };
 
 for (const [name, [args, env = {}]] of Object.entries(ORDERS)) {
   test(`${name}: the same spans as on node:http, the server span active where it is there`, () => {
     const result = trace(args, env);
     const expected = baseline(env.OTEL_APP_TLS ? { OTEL_APP_TLS: '1' } : {});
-    assert.strictEqual(result.ours, true);
+    assert.strictEqual(result.ours, args.includes(PARSER_PRELOAD) ? 'parser' : 'server');
     assert.deepStrictEqual(result.spans, expected.spans);
     assert.deepStrictEqual(result.active, { handler: true, timer: true, promise: true });
   });

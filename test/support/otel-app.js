@@ -79,6 +79,8 @@ function report() {
     active: { handler: active.handler === serverId && serverId !== undefined,
       timer: active.timer === serverId && serverId !== undefined,
       promise: active.promise === serverId && serverId !== undefined },
-    ours: server instanceof require('../../lib/server')[tls ? 'SecureServer' : 'Server'],
+    // (Which preload served it: the server preload's Server, or install()'s parser in node:http's.)
+    ours: server instanceof require('../../lib/server')[tls ? 'SecureServer' : 'Server'] ? 'server' :
+      require('../../lib').isInstalled() ? 'parser' : false,
   }, null, 1));
 }
