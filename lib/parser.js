@@ -438,18 +438,35 @@ function parsedCall(parser, bytes, length, text) {
 }
 
 // What a call that parsed (`parsed`; else finished) returns, its events
-// delivered unless the addon did: in the parser's context unless its one
-// event is a message begin no handler sees (the first piece of a head
-// enters none, as the addon's path enters no scope for it).
+// delivered unless the addon did: in the parser's context, unless its one
+// event is a message begin no handler sees (the first piece of a head),
+// which is noted here with no delivery at all.
 function deliverText(parser, ws, parsed, text) {
   if (ws.eventCount() === 0) {
     parser._commands = 0;
     return parsed ? ws.result() : ws.failed() ? ws.error() : undefined;
   }
   if (ws.delivered) return text;
+  if (parsed && ws.quietBegin(parser._handlerBits)) return beginQuietly(parser, ws, text);
   const scope = parser._scope;
-  return scope === null || ws.quietBegin(parser._handlerBits) ? deliverCall.call(parser, text) :
+  return scope === null ? deliverCall.call(parser, text) :
     handlerScope.run(scope, parser._resource, deliverCall, parser, text);
+}
+
+// A call whose one event is a message begin without a kOnMessageBegin (the
+// handlers were sampled as the call began, and no JavaScript has run since):
+// what deliverCall() would do for it, without the loop of deliverAll(), as
+// the piece of a head that completes nothing should cost little. (No event
+// after the begin: the call cannot have upgraded, failed at a handler or
+// left a late exception.)
+function beginQuietly(parser, ws, text) {
+  ws.called(text);
+  parser._commands = 0;
+  if (!parser._silenced && !parser._closed) {
+    parser._clock.begin();
+    parser._head.clear();
+  }
+  return ws.result();
 }
 
 // The end of a call, delivered or not (a handler threw).
