@@ -483,11 +483,15 @@ function settleCall(parser, ws, delivered) {
 // also limits a request's header pairs to the parser's maxHeaderPairs.
 // (Both sampled once per call.)
 function noteSettings(parser) {
-  const has = (typeof peekHandler(parser, kOnHeaders) === 'function' ? HAS_ON_HEADERS : 0) |
-    (typeof peekHandler(parser, kOnHeadersComplete) === 'function' ? HAS_ON_HEADERS_COMPLETE : 0) |
-    (typeof peekHandler(parser, kOnMessageBegin) === 'function' ? HAS_ON_MESSAGE_BEGIN : 0) |
-    (typeof peekHandler(parser, kOnBody) === 'function' ? HAS_ON_BODY : 0) |
-    (typeof peekHandler(parser, kOnMessageComplete) === 'function' ? HAS_ON_MESSAGE_COMPLETE : 0);
+  // (A handler kept from 26 on (handler()) is a function: its bit is set
+  // whatever its key holds now.)
+  const kept = parser._keptHandlers;
+  const has = (typeof parser[kOnHeaders] === 'function' ? HAS_ON_HEADERS : 0) |
+    (typeof parser[kOnHeadersComplete] === 'function' ? HAS_ON_HEADERS_COMPLETE : 0) |
+    (typeof parser[kOnMessageBegin] === 'function' ? HAS_ON_MESSAGE_BEGIN : 0) |
+    (typeof parser[kOnBody] === 'function' ? HAS_ON_BODY : 0) |
+    (typeof parser[kOnMessageComplete] === 'function' ? HAS_ON_MESSAGE_COMPLETE : 0) |
+    (kept === null ? 0 : keptBits(kept));
   if (has !== parser._handlerBits) {
     parser._handlerBits = has;
     parser._commands |= CMD_HANDLERS;
@@ -615,10 +619,11 @@ function forgetKeptHandlers(parser) {
   for (let key = kOnHeadersComplete; key < kept.length; key++) kept[key] = null;
 }
 
-// The same without keeping what it finds.
-function peekHandler(parser, key) {
-  const kept = parser._keptHandlers;
-  return kept !== null && key >= kOnHeadersComplete && kept[key] !== null ? kept[key] : parser[key];
+// The handler bits (HAS_*) of what handler() kept.
+function keptBits(kept) {
+  return (kept[kOnHeadersComplete] !== null ? HAS_ON_HEADERS_COMPLETE : 0) |
+    (kept[kOnBody] !== null ? HAS_ON_BODY : 0) |
+    (kept[kOnMessageComplete] !== null ? HAS_ON_MESSAGE_COMPLETE : 0);
 }
 
 // Delivers the call's events to the kOn* handlers; returns what execute()
