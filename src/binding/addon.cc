@@ -166,14 +166,14 @@ bool AddressArg(napi_env env, Instance* in, Workspace** ws, ParserRecord** parse
 }
 
 // The first `length` bytes of a Uint8Array (of any buffer, shared or not).
-// (Read as Node reads a Buffer, without the typed-array queries of its
-// element type that every call would pay: lib/ passes a Uint8Array, and
-// another view is read as its bytes, never past them.)
+// (Its element type is not asked for, a chain of queries every call would
+// pay: lib/ passes a Uint8Array, and another typed array is read within its
+// first `count` bytes, fewer than it has.)
 bool BytesArg(napi_env env, napi_value view, uint32_t length, const char** data, size_t* len) {
   size_t count = 0;
   void* bytes = nullptr;
-  // (napi_invalid_arg for a value that is no view)
-  if (napi_get_buffer_info(env, view, &bytes, &count) != napi_ok) {
+  // (napi_invalid_arg for a value that is no typed array)
+  if (napi_get_typedarray_info(env, view, nullptr, &count, &bytes, nullptr, nullptr) != napi_ok) {
     return ThrowType(env, "execute() takes a Uint8Array and a length");
   }
   if (length > count) return ThrowRange(env, "execute(): bytes out of range");

@@ -179,7 +179,7 @@ test('the addon functions behind the parser: TypeError, RangeError or "closed" e
     addon.close(n);
   }
   // Other views than Uint8Array are the caller's to convert: the addon reads
-  // one as its bytes, never past them.
+  // another typed array within as many bytes as it has elements, never past.
   assert.throws(() => { at(parserId(), 0, 9); addon.execute(new Uint16Array(4)); }, RangeError);
   // Lengths past the view.
   for (const length of [17, 2 ** 31, -1]) {
