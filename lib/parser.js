@@ -438,18 +438,35 @@ function parsedCall(parser, bytes, length, text) {
 }
 
 // What a call that parsed (`parsed`; else finished) returns, its events
-// delivered unless the addon did: in the parser's context unless its one
-// event is a message begin no handler sees (the first piece of a head
-// enters none, as the addon's path enters no scope for it).
+// delivered unless the addon did: in the parser's context, unless its one
+// event is a message begin no handler sees (the first piece of a head),
+// which is noted here with no delivery at all.
 function deliverText(parser, ws, parsed, text) {
   if (ws.eventCount() === 0) {
     parser._commands = 0;
     return parsed ? ws.result() : ws.failed() ? ws.error() : undefined;
   }
   if (ws.delivered) return text;
+  if (parsed && ws.quietBegin(parser._handlerBits)) return beginQuietly(parser, ws, text);
   const scope = parser._scope;
-  return scope === null || ws.quietBegin(parser._handlerBits) ? deliverCall.call(parser, text) :
+  return scope === null ? deliverCall.call(parser, text) :
     handlerScope.run(scope, parser._resource, deliverCall, parser, text);
+}
+
+// A call whose one event is a message begin without a kOnMessageBegin (the
+// handlers were sampled as the call began, and no JavaScript has run since):
+// what deliverCall() would do for it, without the loop of deliverAll(), as
+// the piece of a head that completes nothing should cost little. (No event
+// after the begin: the call cannot have upgraded, failed at a handler or
+// left a late exception.)
+function beginQuietly(parser, ws, text) {
+  ws.called(text);
+  parser._commands = 0;
+  if (!parser._silenced && !parser._closed) {
+    parser._clock.begin();
+    parser._head.clear();
+  }
+  return ws.result();
 }
 
 // The end of a call, delivered or not (a handler threw).
@@ -466,11 +483,15 @@ function settleCall(parser, ws, delivered) {
 // also limits a request's header pairs to the parser's maxHeaderPairs.
 // (Both sampled once per call.)
 function noteSettings(parser) {
-  const has = (typeof peekHandler(parser, kOnHeaders) === 'function' ? HAS_ON_HEADERS : 0) |
-    (typeof peekHandler(parser, kOnHeadersComplete) === 'function' ? HAS_ON_HEADERS_COMPLETE : 0) |
-    (typeof peekHandler(parser, kOnMessageBegin) === 'function' ? HAS_ON_MESSAGE_BEGIN : 0) |
-    (typeof peekHandler(parser, kOnBody) === 'function' ? HAS_ON_BODY : 0) |
-    (typeof peekHandler(parser, kOnMessageComplete) === 'function' ? HAS_ON_MESSAGE_COMPLETE : 0);
+  // (A handler kept from 26 on (handler()) is a function: its bit is set
+  // whatever its key holds now.)
+  const kept = parser._keptHandlers;
+  const has = (typeof parser[kOnHeaders] === 'function' ? HAS_ON_HEADERS : 0) |
+    (typeof parser[kOnHeadersComplete] === 'function' ? HAS_ON_HEADERS_COMPLETE : 0) |
+    (typeof parser[kOnMessageBegin] === 'function' ? HAS_ON_MESSAGE_BEGIN : 0) |
+    (typeof parser[kOnBody] === 'function' ? HAS_ON_BODY : 0) |
+    (typeof parser[kOnMessageComplete] === 'function' ? HAS_ON_MESSAGE_COMPLETE : 0) |
+    (kept === null ? 0 : keptBits(kept));
   if (has !== parser._handlerBits) {
     parser._handlerBits = has;
     parser._commands |= CMD_HANDLERS;
@@ -598,10 +619,11 @@ function forgetKeptHandlers(parser) {
   for (let key = kOnHeadersComplete; key < kept.length; key++) kept[key] = null;
 }
 
-// The same without keeping what it finds.
-function peekHandler(parser, key) {
-  const kept = parser._keptHandlers;
-  return kept !== null && key >= kOnHeadersComplete && kept[key] !== null ? kept[key] : parser[key];
+// The handler bits (HAS_*) of what handler() kept.
+function keptBits(kept) {
+  return (kept[kOnHeadersComplete] !== null ? HAS_ON_HEADERS_COMPLETE : 0) |
+    (kept[kOnBody] !== null ? HAS_ON_BODY : 0) |
+    (kept[kOnMessageComplete] !== null ? HAS_ON_MESSAGE_COMPLETE : 0);
 }
 
 // Delivers the call's events to the kOn* handlers; returns what execute()

@@ -178,8 +178,9 @@ test('the addon functions behind the parser: TypeError, RangeError or "closed" e
     }
     addon.close(n);
   }
-  // Other views than Uint8Array are the caller's to convert.
-  assert.throws(() => { at(parserId(), 0, 1); addon.execute(new Uint16Array(4)); }, TypeError);
+  // Other views than Uint8Array are the caller's to convert: the addon reads
+  // another typed array within as many bytes as it has elements, never past.
+  assert.throws(() => { at(parserId(), 0, 9); addon.execute(new Uint16Array(4)); }, RangeError);
   // Lengths past the view.
   for (const length of [17, 2 ** 31, -1]) {
     assert.throws(() => { at(parserId(), 0, length); addon.execute(new Uint8Array(16)); }, RangeError);
@@ -214,7 +215,7 @@ test('commands left for a call the addon refuses are dropped, not applied to the
   const state = new Int32Array(addon.workspace(0).state);
   const closed = 1e6; // an id no parser has
   const bad = parserId();
-  for (const refused of [() => exec(closed, B(GET)), () => { at(bad, 0, 1); addon.execute(new Uint16Array(4)); },
+  for (const refused of [() => exec(closed, B(GET)), () => { at(bad, 0, 1); addon.execute({ length: 1 }); },
     () => { at(closed); addon.finish(); }]) {
     state[WS_COMMANDS] = CMD_PAUSE;
     assert.throws(refused);
