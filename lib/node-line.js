@@ -1,11 +1,10 @@
 'use strict';
 // What the built-in HTTP parser of the running Node looks like and how it
 // behaves, where that differs between Node versions. It changes between
-// lines and within them (22.22 and 22.23 differ, so do 24.21 and 24.22), so
-// nothing here is keyed by version: what the built-in shows (statics,
-// prototype) is read from it, and each behaviour is measured once on the
-// built-in itself, with a few bytes, at first use (a few built-in parsers,
-// well under a millisecond).
+// lines and within them (22.22 and 22.23 differ, so do 24.21 and 24.22).
+// What the built-in shows (statics, prototype) is read from it; what needs
+// a built-in parser run is taken from a table by release (below); the
+// rest is measured at load on stand-ins that make no async resource.
 
 const { HTTPParser: Builtin } = require('_http_common');
 
@@ -23,74 +22,33 @@ for (const name of Object.keys(statics)) {
   if (name.startsWith('kLenient')) lenientMask |= statics[name];
 }
 
-const FIELDS = 'X-A: 1\r\n'.repeat(40); // more than the 32 that make a flush
-const NOTHING = () => {};
-
-// Runs `input` through a built-in request parser with the given handlers
-// (key -> function) and extra properties; returns [what execute() gave or
-// threw, the parser]. `then` runs afterwards, before the parser is closed.
-function measure(input, handlers, props, then) {
-  const parser = new Builtin();
-  parser.initialize(Builtin.REQUEST, {});
-  for (const key of Object.keys(handlers)) parser[key] = handlers[key];
-  Object.assign(parser, props);
-  let result;
-  try {
-    result = parser.execute(Buffer.from(input, 'latin1'));
-  } catch (err) {
-    result = err;
-  }
-  const after = then ? then(parser) : undefined;
-  parser.close();
-  return [result, after];
-}
-
-function thrower() {
-  throw new Error('probe');
-}
-
-const threw = (r) => r instanceof Error && r.message === 'probe';
+// How the built-in parser behaves where lines differ, by release. Measuring
+// it here would make built-in parsers (async resources) while a preload
+// loads, which an application's async hook enabled first would see; so the
+// behaviours are read from this table, and test/parser/node-line.test.js
+// measures each on the built-in of every line and asserts the table agrees.
+const [major, minor] = process.versions.node.split('.').map(Number);
+const from = (line, release) => major === line && minor >= release;
 
 // A throw in kOnMessageBegin or kOnHeaders lets parsing go on. 20 throws
 // the last such exception from execute() at the end; later Nodes drop it at
 // the lookup of the next handler (and with an error result).
-const handlerLookupDropsException =
-  measure('GET / HTTP/1.1\r\n\r\n', { [Builtin.kOnMessageBegin]: thrower,
-    [Builtin.kOnHeadersComplete]: NOTHING }, {})[0] === 18;
+const handlerLookupDropsException = major >= 22;
 // After a kOnHeaders throw: execute() returns undefined (22 on) ...
-const headersThrowHidesResult =
-  measure(`GET / HTTP/1.1\r\n${FIELDS}\r\n`, { [Builtin.kOnHeaders]: thrower,
-    [Builtin.kOnHeadersComplete]: NOTHING }, {})[0] === undefined;
+const headersThrowHidesResult = major >= 22;
 // ... and the exception itself reaches the caller when nothing drops it
-// (not on 22.23, which drops it at once).
-const headersThrowIsLate =
-  threw(measure(`GET / HTTP/1.1\r\n${FIELDS}`, { [Builtin.kOnHeaders]: thrower }, {})[0]);
-
+// (not on 22.23 on, which drops it at once).
+const headersThrowIsLate = !from(22, 23);
 // A request's header or trailer fields beyond maxHeaderPairs / 2 fail with
 // HPE_HEADER_OVERFLOW (22.23, 24.21 on).
-const overflow = measure('GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\n\r\n', {}, { maxHeaderPairs: 2 })[0];
-const limitsHeaderPairs = overflow instanceof Error && overflow.code === 'HPE_HEADER_OVERFLOW';
-
+const limitsHeaderPairs = from(22, 23) || from(24, 21) || major >= 25;
 // remove() (node:http's freeParser()) stops the delivery of events until
 // initialize() (24 on).
-let removedCalls = 0;
-measure('', {}, {}, (parser) => {
-  parser[Builtin.kOnMessageComplete] = () => { removedCalls++; };
-  parser.remove();
-  parser.execute(Buffer.from('GET / HTTP/1.1\r\n\r\n'));
-});
-const removeSilences = removedCalls === 0;
-
+const removeSilences = major >= 24;
 // The first function found in kOnHeadersComplete, kOnBody or
 // kOnMessageComplete is kept until initialize() (26 on; kOnMessageBegin and
 // kOnHeaders are looked up anew).
-let keptCalls = 0;
-measure('GET / HTTP/1.1\r\n\r\n', { [Builtin.kOnMessageComplete]: () => { keptCalls++; } }, {},
-  (parser) => {
-    parser[Builtin.kOnMessageComplete] = NOTHING;
-    parser.execute(Buffer.from('GET / HTTP/1.1\r\n\r\n'));
-  });
-const keepsHandlers = keptCalls === 2;
+const keepsHandlers = major >= 26;
 
 // IncomingMessage dumps a fully received message with read(0) and destroys
 // a complete one in the same tick (24.22 on): lib/incoming.js is then not
@@ -131,44 +89,8 @@ const http = require('node:http');
 const { EventEmitter } = require('node:events');
 
 // A connection that has not begun a request counts as idle for
-// closeIdleConnections() (26 on). Measured on a built-in ConnectionsList
-// with a built-in parser in it. The list is taken where node:http's
-// setupConnectionsTracking() stores it, and the function stopped there,
-// before it starts its checker's timer, which loading a preload must not
-// leave behind (docs/server.md).
-function builtinConnectionsList() {
-  const { setupConnectionsTracking } = require('_http_server');
-  if (typeof setupConnectionsTracking !== 'function') return undefined;
-  const stop = Symbol('taken');
-  let list;
-  const server = new Proxy({}, {
-    get() { return undefined; },
-    set(target, key, value) {
-      if (typeof value?.idle !== 'function') return Reflect.set(target, key, value);
-      list = value;
-      throw stop;
-    },
-  });
-  try {
-    setupConnectionsTracking.call(server);
-  } catch (err) {
-    if (err !== stop) throw err;
-  }
-  return list;
-}
-
-function measureFreshConnectionIsIdle() {
-  const list = builtinConnectionsList();
-  if (list === undefined || typeof list.idle !== 'function') return false;
-  const parser = new Builtin();
-  try {
-    parser.initialize(Builtin.REQUEST, {}, 0, 0, list);
-    return list.idle().length === 1;
-  } finally {
-    parser.remove();
-    parser.close();
-  }
-}
+// closeIdleConnections() (26 on; from the table above, for the same reason).
+const freshConnectionIsIdle = major >= 26;
 
 // A built-in ServerResponse on a socket that takes every write at once
 // (completeWrites false: never; an Error: fails them with it);
@@ -264,7 +186,7 @@ const endCallbackHearsFlushError = (() => {
 })();
 
 Object.assign(module.exports, {
-  freshConnectionIsIdle: measureFreshConnectionIsIdle(),
+  freshConnectionIsIdle,
   endCallbackBeforeFinishListeners,
   coalescesChunks,
   finishedOnceFlushed,
