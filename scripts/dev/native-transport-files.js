@@ -17,7 +17,6 @@ const NOT_YET = new Map([
   ['diagnostics.test.js', "pipelined requests: 'finish' and the next request not yet in node:http's order"],
   ['express.test.js', 'hangs: not yet diagnosed'],
   ['fastify.test.js', 'not yet diagnosed'],
-  ['options.test.js', 'not yet diagnosed'],
   ['request-stream.test.js', 'hangs: a request body read with pause/resume never ends'],
 ]);
 
