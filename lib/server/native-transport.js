@@ -155,8 +155,13 @@ class NativeSocket extends EventEmitter {
     return this._queued + this._corkedBytes;
   }
 
+  // The server's highWaterMark option, both ways, as a net.Socket it accepts.
   get writableHighWaterMark() {
-    return HIGH_WATER_MARK;
+    return this._server.highWaterMark ?? HIGH_WATER_MARK;
+  }
+
+  get readableHighWaterMark() {
+    return this._server.highWaterMark ?? HIGH_WATER_MARK;
   }
 
   get writableNeedDrain() {
