@@ -17,6 +17,7 @@ const server = require('./index');
 const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
 const { refusedMessageClass } = require('./options');
+const { adoptExpressEverywhere, keepOnNodeHttp } = require('./express');
 
 // node:http's own, taken before they are replaced.
 const node = {
@@ -53,13 +54,19 @@ function toNodeHttp(options) {
   return true;
 }
 
+// A server that is node:http's, its Express app (if given) kept on node:http's prototypes.
+function nodeServer(create, options, handler) {
+  keepOnNodeHttp(typeof options === 'function' ? options : handler);
+  return create(options, handler);
+}
+
 function createServer(options, handler) {
-  if (toNodeHttp(options)) return node.createServer(options, handler);
+  if (toNodeHttp(options)) return nodeServer(node.createServer, options, handler);
   return typeof options === 'function' ? new server.Server(options) : new server.Server(options, handler);
 }
 
 function createSecureServer(options, handler) {
-  if (toNodeHttp(options)) return node.createSecureServer(options, handler);
+  if (toNodeHttp(options)) return nodeServer(node.createSecureServer, options, handler);
   if (typeof options === 'function') [options, handler] = [{}, options];
   return new server.SecureServer(options ?? {}, handler);
 }
@@ -120,6 +127,7 @@ let installed = false;
 function install() {
   if (installed) return;
   installed = true;
+  adoptExpressEverywhere();
   takeNodePatches(node.Server, server.Server);
   takeNodePatches(node.SecureServer, server.SecureServer);
   http.createServer = createServer;
