@@ -172,7 +172,6 @@ function copyOn(shared, ourProto, extras) {
 // Express's shared objects moved so, and the base each response one now has.
 const adopted = new WeakSet();
 const adoptedBases = new Map();
-let adopting = false;
 
 // What an adopted shared object inherits from for `ourProto`: `ourProto`, or
 // one object over it with `extras`, so that the shared object's own
@@ -195,16 +194,10 @@ function isExpressModule(exports) {
     isObject(exports.response) && Object.getPrototypeOf(exports.response) === http.ServerResponse.prototype;
 }
 
-// From now on (the server preload), adoptLoadedExpress() adopts.
-function adoptExpressEverywhere() {
-  adopting = true;
-}
-
 // Every Express loaded so far (the CommonJS module cache, where ES modules'
 // imports of Express are too) has its shared request and response inherit
 // from this server's. Cheap when there is none: one pass over the cache.
 function adoptLoadedExpress() {
-  if (!adopting) return;
   for (const id of Object.keys(require.cache)) {
     const exports = require.cache[id]?.exports;
     if (!isExpressModule(exports)) continue;
@@ -235,5 +228,5 @@ function prepareExpressApp(app, options) {
 
 module.exports = {
   isExpressApp, serveExpressApp, prepareExpressApp, expressMakers,
-  adoptExpressEverywhere, adoptLoadedExpress, keepOnNodeHttp,
+  adoptLoadedExpress, keepOnNodeHttp,
 };
