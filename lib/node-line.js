@@ -91,6 +91,8 @@ module.exports = {
 
 const http = require('node:http');
 
+const coalescesChunks = from(24, 22) || major >= 26;
+
 Object.assign(module.exports, {
   // A connection that has not begun a request counts as idle for
   // closeIdleConnections() (26 on).
@@ -99,15 +101,16 @@ Object.assign(module.exports, {
   // was a 'finish' listener itself, after those added earlier).
   endCallbackBeforeFinishListeners: major >= 24,
   // The chunks a chunked response writes within one tick leave as one chunk
-  // (24 on: the response corks itself until the next tick).
-  coalescesChunks: major >= 24,
+  // (24.22 and 26 on: the response corks itself until the next tick).
+  coalescesChunks,
   // writableFinished is true once the socket holds nothing of an ended
   // response, before 'finish' (before 24; from 24 on it turns with 'finish').
   finishedOnceFlushed: major < 24,
   // A chunk written while the response is corked is held by the response and
-  // counted in writableLength without its chunked framing (22); elsewhere it
-  // goes to the corked socket, framing and all.
-  holdsCorkedChunks: major === 22,
+  // counted in writableLength without its chunked framing (22, and 24 before
+  // 24.22, where it began to coalesce); elsewhere it goes to the corked
+  // socket, framing and all.
+  holdsCorkedChunks: major >= 22 && !coalescesChunks,
   // end()'s callback hears why the response's last bytes could not be
   // written, and there is no 'finish' (24 on; before, it waited for 'finish').
   endCallbackHearsFlushError: major >= 24,
