@@ -84,114 +84,38 @@ module.exports = {
 };
 
 // ---- node:http's server, where llhttp-napi/server follows the line ----
+// From the same table, for the same reason: a measure would run built-in
+// responses at load, whose events and diagnostics_channel messages a tool
+// loaded before (an APM wrapping ServerResponse.prototype.emit) would take
+// for the application's. test/parser/node-line.test.js measures each.
 
 const http = require('node:http');
-const { EventEmitter } = require('node:events');
 
-// A connection that has not begun a request counts as idle for
-// closeIdleConnections() (26 on; from the table above, for the same reason).
-const freshConnectionIsIdle = major >= 26;
-
-// A built-in ServerResponse on a socket that takes every write at once
-// (completeWrites false: never; an Error: fails them with it);
-// `act(res, writes, order)` runs on it, returning what it found.
-function onBuiltinResponse(act, completeWrites = true) {
-  const writes = [];
-  const socket = Object.assign(new EventEmitter(), {
-    writable: true, destroyed: false, writableLength: 0, writableHighWaterMark: 16384, writableCorked: 0,
-    _writableState: { corked: 0 },
-    cork() { this.writableCorked++; },
-    uncork() { if (this.writableCorked > 0) this.writableCorked--; },
-    write(data, encoding, callback) {
-      writes.push(String(data));
-      if (!completeWrites) return true;
-      const failure = completeWrites instanceof Error ? completeWrites : undefined;
-      if (typeof encoding === 'function') encoding(failure);
-      else if (typeof callback === 'function') callback(failure);
-      return true;
-    },
-  });
-  const res = new http.ServerResponse({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} });
-  res.sendDate = false;
-  // (the lenient-header question answered here, not by the process's
-  // --insecure-http-parser, whose one warning this must not use up)
-  res.insecureHTTPParser = false;
-  res.assignSocket(socket);
-  return withStandInTicksDropped([res, socket], () => act(res, writes));
-}
-
-// Runs fn() with the ticks scheduled for the stand-ins (the response's
-// uncork of its socket) dropped: they concern only those, and a
-// queued tick would run after the application has begun, where an async
-// hook the application enables would see it with no init. Any other tick
-// is scheduled as it would have been.
-function withStandInTicksDropped(standIns, fn) {
-  const nextTick = process.nextTick;
-  const others = [];
-  process.nextTick = function held(callback, ...args) {
-    if (!args.some((arg) => standIns.includes(arg))) others.push([callback, args]);
-  };
-  try {
-    return fn();
-  } finally {
-    process.nextTick = nextTick;
-    for (const [callback, args] of others) nextTick(callback, ...args);
-  }
-}
-
-// end()'s callback runs before the 'finish' listeners (24 on; before, it
-// was a 'finish' listener itself, after those added earlier).
-const endCallbackBeforeFinishListeners = onBuiltinResponse((res) => {
-  const order = [];
-  res.on('finish', () => order.push('listener'));
-  res.end(() => order.push('callback'));
-  return order[0] === 'callback';
-});
-
-// The chunks a chunked response writes within one tick leave as one chunk
-// (24 on: the response corks itself until the next tick).
-const coalescesChunks = onBuiltinResponse((res, writes) => {
-  res.write('a');
-  res.write('b');
-  res.uncork(); // (what the next tick would do)
-  return writes.some((w) => w.endsWith('\r\n\r\n2'));
-});
-
-// writableFinished is true once the socket holds nothing of an ended
-// response, before 'finish' (before 24; from 24 on it turns with 'finish').
-const finishedOnceFlushed = onBuiltinResponse((res) => {
-  res.end('x');
-  return res.writableFinished === true;
-}, false);
-
-// A chunk written while the response is corked is held by the response and
-// counted in writableLength without its chunked framing (22); elsewhere it
-// goes to the corked socket, framing and all.
-const holdsCorkedChunks = onBuiltinResponse((res) => {
-  res.write('');
-  res.cork();
-  res.write('asd');
-  return res.writableLength === 3;
-});
-
-// end()'s callback hears why the response's last bytes could not be
-// written, and there is no 'finish' (24 on; before, it waited for 'finish').
-const endCallbackHearsFlushError = (() => {
-  const failure = new Error('write failed');
-  return onBuiltinResponse((res) => {
-    let heard;
-    res.end('x', (err) => { heard = err; });
-    return heard === failure;
-  }, failure);
-})();
+const coalescesChunks = from(24, 22) || major >= 26;
 
 Object.assign(module.exports, {
-  freshConnectionIsIdle,
-  endCallbackBeforeFinishListeners,
+  // A connection that has not begun a request counts as idle for
+  // closeIdleConnections() (26 on).
+  freshConnectionIsIdle: major >= 26,
+  // end()'s callback runs before the 'finish' listeners (24 on; before, it
+  // was a 'finish' listener itself, after those added earlier).
+  endCallbackBeforeFinishListeners: major >= 24,
+  // The chunks a chunked response writes within one tick leave as one chunk
+  // (24.22 and 26 on: the response corks itself until the next tick).
   coalescesChunks,
-  finishedOnceFlushed,
-  holdsCorkedChunks,
-  endCallbackHearsFlushError,
+  // writableFinished is true once the socket holds nothing of an ended
+  // response, before 'finish' (before 24; from 24 on it turns with 'finish').
+  finishedOnceFlushed: major < 24,
+  // A chunk written while the response is corked is held by the response and
+  // counted in writableLength without its chunked framing (22, and 24 before
+  // 24.22, where it began to coalesce); elsewhere it goes to the corked
+  // socket, framing and all.
+  holdsCorkedChunks: major >= 22 && !coalescesChunks,
+  // end()'s callback hears why the response's last bytes could not be
+  // written, and there is no 'finish' (24 on; before, it waited for 'finish').
+  endCallbackHearsFlushError: major >= 24,
+  // node:http publishes 'http.server.response.created' (22 on).
+  publishesResponseCreated: major >= 22,
   // writeInformation(): informational answers, refused once the head is made (24.22 on).
   hasWriteInformation: typeof http.ServerResponse.prototype.writeInformation === 'function',
 });

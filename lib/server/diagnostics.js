@@ -12,29 +12,14 @@
 //       'finish', before the handler's 'finish' listeners.
 
 const dc = require('node:diagnostics_channel');
-const http = require('node:http');
+const line = require('../node-line');
 
 const requestStart = dc.channel('http.server.request.start');
 const responseFinish = dc.channel('http.server.response.finish');
 const responseCreatedChannel = dc.channel('http.server.response.created');
 
-// Whether node:http on this line publishes 'http.server.response.created'
-// (20 does not): measured on a response of its own while nobody listens, so
-// that no subscriber hears of it; when someone already does, published.
-function builtinPublishesResponseCreated() {
-  if (responseCreatedChannel.hasSubscribers) return true;
-  let heard = false;
-  const hear = () => { heard = true; };
-  responseCreatedChannel.subscribe(hear);
-  try {
-    void new http.ServerResponse({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} });
-  } finally {
-    responseCreatedChannel.unsubscribe(hear);
-  }
-  return heard;
-}
-
-// (A channel nobody publishes to on this line: hasSubscribers stays false.)
-const responseCreated = builtinPublishesResponseCreated() ? responseCreatedChannel : { hasSubscribers: false };
+// (A channel nobody publishes to on a line whose node:http does not, 20:
+// hasSubscribers stays false.)
+const responseCreated = line.publishesResponseCreated ? responseCreatedChannel : { hasSubscribers: false };
 
 module.exports = { requestStart, responseCreated, responseFinish };

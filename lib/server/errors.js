@@ -56,6 +56,7 @@ module.exports = {
     `format "</styles.css>; rel=preload; as=style". Received ${inspect(value)}`),
   bodyNotAllowed: () => make(Error, 'ERR_HTTP_BODY_NOT_ALLOWED',
     'Adding content for this request method or response status is not allowed.'),
+  cannotPipe: () => make(Error, 'ERR_STREAM_CANNOT_PIPE', 'Cannot pipe, not readable'),
   socketEncoding: () => make(Error, 'ERR_HTTP_SOCKET_ENCODING',
     'Changing the socket encoding is not allowed per RFC7230 Section 3.'),
   invalidChar: (name) => make(TypeError, 'ERR_INVALID_CHAR', `Invalid character in ${name}`),

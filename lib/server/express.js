@@ -106,23 +106,26 @@ function expressMakers(server) {
   return server.listenerCount('request', makers.app) === 1 ? makers : null;
 }
 
-// In the chain from `appProto`, the link to Express's shared object (the
-// one whose prototype is `nodeProto`) is moved to its copy on `ourProto`,
-// which has `extras` (property descriptors) besides. A chain that reaches a
-// copy (rebased already, or an app mounted in one that is) has the copy
-// take what was added to Express's shared object since it was made
-// (express.request.foo = ... before this server was made).
+// In the chain from `appProto`, the link to Express's shared object is moved
+// to its copy on `ourProto`, which has `extras` (property descriptors)
+// besides. A chain that reaches a copy (rebased already, or an app mounted in
+// one that is) has the copy take what was added to Express's shared object
+// since it was made (express.request.foo = ... before this server was made).
+// A chain through a shared object the preload adopted onto `ourProto` is left
+// as it is.
 function rebase(appProto, nodeProto, ourProto, extras) {
   let below = appProto;
   let next = Object.getPrototypeOf(below);
   while (next !== null) {
-    if (Object.getPrototypeOf(next) === nodeProto) {
-      Object.setPrototypeOf(below, copyOn(next, ourProto, extras));
+    const shared = originals.get(next);
+    if (shared !== undefined) {
+      if (Object.getPrototypeOf(next) === ourProto) Object.defineProperties(next, Object.getOwnPropertyDescriptors(shared));
+      else Object.setPrototypeOf(below, copyOn(shared, ourProto, extras));
       return;
     }
-    const shared = originals.get(next);
-    if (shared !== undefined && Object.getPrototypeOf(next) === ourProto) {
-      Object.defineProperties(next, Object.getOwnPropertyDescriptors(shared));
+    if (adopted.has(next) && Object.getPrototypeOf(next) === adoptedBase(ourProto, extras)) return;
+    if (adopted.has(next) || Object.getPrototypeOf(next) === nodeProto) {
+      Object.setPrototypeOf(below, copyOn(next, ourProto, extras));
       return;
     }
     below = next;
@@ -154,6 +157,66 @@ function copyOn(shared, ourProto, extras) {
   return copy;
 }
 
+// ---- the server preload: Express's shared objects on this server's prototypes ----
+//
+// Under the preload every server the process makes is this package's but
+// the few that fall back to node:http. There an Express app that no server
+// is given, only called by a served app as a plain handler (vhost(host,
+// app), (req, res) => app(req, res)), still hands this server's requests
+// and responses to node:http's methods. So the preload moves each loaded
+// Express's shared request and response themselves onto this server's
+// prototypes (adoptLoadedExpress(), at each server made or listening), and a
+// server that falls back to node:http keeps its app on node:http's
+// (keepOnNodeHttp()).
+
+// Express's shared objects moved so, and the base each response one now has.
+const adopted = new WeakSet();
+const adoptedBases = new Map();
+
+// What an adopted shared object inherits from for `ourProto`: `ourProto`, or
+// one object over it with `extras`, so that the shared object's own
+// properties stay Express's alone (a copy of it onto node:http's prototype
+// never takes them).
+function adoptedBase(ourProto, extras) {
+  if (extras === null) return ourProto;
+  let base = adoptedBases.get(ourProto);
+  if (base === undefined) {
+    base = Object.create(ourProto, extras);
+    adoptedBases.set(ourProto, base);
+  }
+  return base;
+}
+
+// Is `exports` Express's main module (4 or 5), its shared objects still node:http's?
+function isExpressModule(exports) {
+  return typeof exports === 'function' && isObject(exports.application) &&
+    isObject(exports.request) && Object.getPrototypeOf(exports.request) === http.IncomingMessage.prototype &&
+    isObject(exports.response) && Object.getPrototypeOf(exports.response) === http.ServerResponse.prototype;
+}
+
+// Every Express loaded so far (the CommonJS module cache, where ES modules'
+// imports of Express are too) has its shared request and response inherit
+// from this server's. Cheap when there is none: one pass over the cache.
+function adoptLoadedExpress() {
+  for (const id of Object.keys(require.cache)) {
+    const exports = require.cache[id]?.exports;
+    if (!isExpressModule(exports)) continue;
+    Object.setPrototypeOf(exports.request, adoptedBase(ServerRequest.prototype, null));
+    Object.setPrototypeOf(exports.response, adoptedBase(ServerResponse.prototype, responseExtras));
+    adopted.add(exports.request);
+    adopted.add(exports.response);
+  }
+}
+
+// For a server that is node:http's under the preload: `handler`, if an
+// Express app, keeps node:http's prototypes whatever becomes of Express's
+// shared objects (its chain is moved to copies of them on node:http's).
+function keepOnNodeHttp(handler) {
+  if (!isExpressApp(handler)) return;
+  rebase(handler.request, http.IncomingMessage.prototype, http.IncomingMessage.prototype, null);
+  rebase(handler.response, http.ServerResponse.prototype, http.ServerResponse.prototype, null);
+}
+
 // prepareExpressApp(app): what createServer(app) does to the app it is
 // given, for an app a served app calls as a plain handler instead of
 // mounting it (vhost(host, otherApp)). Returns the app.
@@ -163,4 +226,7 @@ function prepareExpressApp(app, options) {
   return app;
 }
 
-module.exports = { isExpressApp, serveExpressApp, prepareExpressApp, expressMakers };
+module.exports = {
+  isExpressApp, serveExpressApp, prepareExpressApp, expressMakers,
+  adoptLoadedExpress, keepOnNodeHttp,
+};

@@ -14,6 +14,7 @@ const { ServerResponse } = require('./response');
 const { splitArguments, readOptions, applyOptions } = require('./options');
 const { timeoutDeadlines } = require('../connection-rules');
 const { isExpressApp, serveExpressApp, prepareExpressApp } = require('./express');
+const { serverMade } = require('./server-made');
 const { kExpressMakers } = require('./seam');
 const nativeTransport = require('./native-transport');
 
@@ -26,6 +27,7 @@ const TLS_KEYS = ['key', 'cert', 'pfx', 'ca', 'SNICallback', 'secureContext', 'p
 
 // What both constructors do once the base exists.
 function configure(server, reference, options, handler, connectionEvent) {
+  serverMade();
   applyOptions(server, reference, options);
   server[kConnectionsSet] = new Set();
   server[kKeepAliveLines] = null;
@@ -130,6 +132,7 @@ class Server extends net.Server {
   // On the native transport when the options chose it and it covers the
   // case (./native-transport.js), else node:net's.
   listen(...args) {
+    serverMade();
     if (nativeTransport.listenNative(this, args)) return this;
     return super.listen(...args);
   }

@@ -17,6 +17,9 @@ const server = require('./index');
 const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
 const { refusedMessageClass } = require('./options');
+const { adoptLoadedExpress, keepOnNodeHttp } = require('./express');
+const { takeNodePatches } = require('./node-patches');
+const { setServerMadeHook } = require('./server-made');
 
 // node:http's own, taken before they are replaced.
 const node = {
@@ -53,13 +56,19 @@ function toNodeHttp(options) {
   return true;
 }
 
+// A server that is node:http's, its Express app (if given) kept on node:http's prototypes.
+function nodeServer(create, options, handler) {
+  keepOnNodeHttp(typeof options === 'function' ? options : handler);
+  return create(options, handler);
+}
+
 function createServer(options, handler) {
-  if (toNodeHttp(options)) return node.createServer(options, handler);
+  if (toNodeHttp(options)) return nodeServer(node.createServer, options, handler);
   return typeof options === 'function' ? new server.Server(options) : new server.Server(options, handler);
 }
 
 function createSecureServer(options, handler) {
-  if (toNodeHttp(options)) return node.createSecureServer(options, handler);
+  if (toNodeHttp(options)) return nodeServer(node.createSecureServer, options, handler);
   if (typeof options === 'function') [options, handler] = [{}, options];
   return new server.SecureServer(options ?? {}, handler);
 }
@@ -101,18 +110,14 @@ function alsoInstances(NodeClass, Ours) {
   });
 }
 
-// What a tool that loaded before this preload put on node:http's server
-// prototype in place of a method both servers inherit (net.Server's,
-// EventEmitter's): OpenTelemetry's instrumentation-http wraps
-// Server.prototype.emit to open a span per 'request'. Such a wrapper calls the
-// inherited method it replaced, the one this package's server inherits too,
-// so it is put on this package's prototype as it is. Methods each server
-// defines itself (close, setTimeout, ...) stay each one's own.
-function takeNodePatches(NodeClass, Ours) {
-  for (const key of Reflect.ownKeys(NodeClass.prototype)) {
-    if (key === 'constructor' || Object.hasOwn(Ours.prototype, key) || !(key in Ours.prototype)) continue;
-    Object.defineProperty(Ours.prototype, key, Object.getOwnPropertyDescriptor(NodeClass.prototype, key));
-  }
+// What tools put on node:http's prototypes (./node-patches.js) and the
+// Express modules loaded (./express.js), taken again as each server is made.
+function takeWhatLoaded() {
+  takeNodePatches(node.Server, server.Server);
+  takeNodePatches(node.SecureServer, server.SecureServer);
+  takeNodePatches(http.ServerResponse, ServerResponse);
+  takeNodePatches(http.IncomingMessage, ServerRequest);
+  adoptLoadedExpress();
 }
 
 let installed = false;
@@ -120,8 +125,8 @@ let installed = false;
 function install() {
   if (installed) return;
   installed = true;
-  takeNodePatches(node.Server, server.Server);
-  takeNodePatches(node.SecureServer, server.SecureServer);
+  takeWhatLoaded();
+  setServerMadeHook(takeWhatLoaded);
   http.createServer = createServer;
   http.Server = front(server.Server, node.Server, createServer, 'Server');
   https.createServer = createSecureServer;

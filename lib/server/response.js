@@ -434,6 +434,11 @@ class ServerResponse extends OutgoingHead {
     else this._endCallbacks.push(callback);
   }
 
+  // A response is write-only: piping from it is an 'error', as node:http's.
+  pipe() {
+    this.emit('error', errors.cannotPipe());
+  }
+
   destroy(err) {
     if (this.destroyed) return this;
     this.destroyed = true;

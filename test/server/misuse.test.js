@@ -64,6 +64,15 @@ test('write() after end(): false, the callback\'s error and the response\'s \'er
   assert.deepStrictEqual(r.log, [false, 'cb ERR_STREAM_WRITE_AFTER_END', 'error ERR_STREAM_WRITE_AFTER_END']);
 });
 
+test('pipe() from a response: an \'error\' ERR_STREAM_CANNOT_PIPE, the answer still leaves', async () => {
+  const r = await same((log) => (req, res) => {
+    res.on('error', (err) => log.push(`error ${code(err)} ${err.message}`));
+    log.push(res.pipe(new (require('node:stream').PassThrough)()));
+    res.end('a');
+  });
+  assert.deepStrictEqual(r.log, ['error ERR_STREAM_CANNOT_PIPE Cannot pipe, not readable', undefined]);
+});
+
 test('write() or end(chunk) after end() with no \'error\' listener: an uncaught ERR_STREAM_WRITE_AFTER_END, as node:http', async () => {
   for (const late of ['write', 'end']) {
     const seen = [];

@@ -108,6 +108,77 @@ function measureFreshConnectionIsIdle() {
   }
 }
 
+// ---- node:http's response, on a stand-in socket ----
+
+const http = require('node:http');
+const dc = require('node:diagnostics_channel');
+const { EventEmitter } = require('node:events');
+
+// A built-in ServerResponse on a socket that takes every write at once
+// (completeWrites false: never; an Error: fails them with it);
+// `act(res, writes)` runs on it, returning what it found.
+function onBuiltinResponse(act, completeWrites = true) {
+  const writes = [];
+  const socket = Object.assign(new EventEmitter(), {
+    writable: true, destroyed: false, writableLength: 0, writableHighWaterMark: 16384, writableCorked: 0,
+    _writableState: { corked: 0 },
+    cork() { this.writableCorked++; },
+    uncork() { if (this.writableCorked > 0) this.writableCorked--; },
+    write(data, encoding, callback) {
+      writes.push(String(data));
+      if (!completeWrites) return true;
+      const failure = completeWrites instanceof Error ? completeWrites : undefined;
+      if (typeof encoding === 'function') encoding(failure);
+      else if (typeof callback === 'function') callback(failure);
+      return true;
+    },
+  });
+  const res = new http.ServerResponse({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} });
+  res.sendDate = false;
+  res.insecureHTTPParser = false;
+  res.assignSocket(socket);
+  return act(res, writes);
+}
+
+function measureResponses() {
+  const flushFailure = new Error('write failed');
+  let created = false;
+  const hear = () => { created = true; };
+  dc.subscribe('http.server.response.created', hear);
+  onBuiltinResponse(() => {});
+  dc.unsubscribe('http.server.response.created', hear);
+  return {
+    endCallbackBeforeFinishListeners: onBuiltinResponse((res) => {
+      const order = [];
+      res.on('finish', () => order.push('listener'));
+      res.end(() => order.push('callback'));
+      return order[0] === 'callback';
+    }),
+    coalescesChunks: onBuiltinResponse((res, writes) => {
+      res.write('a');
+      res.write('b');
+      res.uncork(); // (what the next tick would do)
+      return writes.some((w) => w.endsWith('\r\n\r\n2'));
+    }),
+    finishedOnceFlushed: onBuiltinResponse((res) => {
+      res.end('x');
+      return res.writableFinished === true;
+    }, false),
+    holdsCorkedChunks: onBuiltinResponse((res) => {
+      res.write('');
+      res.cork();
+      res.write('asd');
+      return res.writableLength === 3;
+    }),
+    endCallbackHearsFlushError: onBuiltinResponse((res) => {
+      let heard;
+      res.end('x', (err) => { heard = err; });
+      return heard === flushFailure;
+    }, flushFailure),
+    publishesResponseCreated: created,
+  };
+}
+
 module.exports = () => ({
   handlerLookupDropsException,
   headersThrowHidesResult,
@@ -116,4 +187,5 @@ module.exports = () => ({
   removeSilences,
   keepsHandlers,
   freshConnectionIsIdle: measureFreshConnectionIsIdle(),
+  ...measureResponses(),
 });
