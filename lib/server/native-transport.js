@@ -146,6 +146,8 @@ class NativeSocket extends EventEmitter {
     this._finished = false;
     this._ended = false;          // the peer's end was read
     this._paused = false;
+    this._held = null;            // reads kept for a reader to come (readableFlowing = null), or null
+    this._heldBytes = 0;
     this._destroyAfterFinish = false;
     this._peer = null;
   }
@@ -184,8 +186,39 @@ class NativeSocket extends EventEmitter {
     return this._ended;
   }
 
+  // Nothing read waits in the socket: every read goes to its parser. (The
+  // parser runs pending ticks after a head or a body piece only while its
+  // socket buffers nothing, as the built-in's callbacks do.)
+  get readableLength() {
+    return 0;
+  }
+
   get readableFlowing() {
-    return !this._paused;
+    return this._held !== null ? null : !this._paused;
+  }
+
+  // null (node:http's hand-over at an upgrade): the reads are kept until
+  // someone listens to 'data' or calls resume(), as a Readable that is
+  // neither flowing nor paused keeps them; reading stops once they reach
+  // the high-water mark. false and true: pause() and resume().
+  set readableFlowing(value) {
+    if (value === null) {
+      if (this._held === null) this._held = [];
+    } else if (value) {
+      this.resume();
+    } else {
+      this.pause();
+    }
+  }
+
+  on(event, listener) {
+    super.on(event, listener);
+    if (event === 'data' && this._held !== null) this.resume();
+    return this;
+  }
+
+  addListener(event, listener) {
+    return this.on(event, listener);
   }
 
   get pending() {
@@ -315,15 +348,24 @@ class NativeSocket extends EventEmitter {
     return this.destroy();
   }
 
+  // (As a net.Socket: 'pause' when it stops reading, which node:http's
+  // readStop() makes a socket say when a body's reader falls behind.)
   pause() {
     if (!this._paused) {
       this._paused = true;
       if (!this.destroyed) transport.readStop(this._id);
+      this.emit('pause');
     }
     return this;
   }
 
   resume() {
+    if (this._held !== null) {
+      const held = this._held;
+      this._held = null;
+      this._heldBytes = 0;
+      if (held.length > 0) nextTick(emitHeld, this, held);
+    }
     if (this._paused) {
       this._paused = false;
       if (!this.destroyed && !this._ended) transport.readStart(this._id);
@@ -412,7 +454,17 @@ class NativeSocket extends EventEmitter {
   _read(nread) {
     this.bytesRead += nread;
     if (this[kOwnReads] !== true) {
-      this.emit('data', Buffer.from(readBuffer.subarray(0, nread)));
+      const data = Buffer.from(readBuffer.subarray(0, nread));
+      if (this._held === null) {
+        this.emit('data', data);
+      } else {
+        this._held.push(data);
+        this._heldBytes += data.length;
+        if (this._heldBytes >= this.readableHighWaterMark) {
+          transport.readStop(this._id);
+          this._paused = true;
+        }
+      }
       return -1;
     }
     const parser = this.parser;
@@ -449,6 +501,11 @@ class NativeSocket extends EventEmitter {
   }
 
   _readEnded() {
+    // (After the reads kept for a reader to come, if any.)
+    if (this._held !== null && this._held.length > 0) {
+      this._held.push(null);
+      return;
+    }
     this._ended = true;
     this.readable = false;
     this.emit('end');
@@ -475,6 +532,14 @@ class NativeSocket extends EventEmitter {
     if (err) this.emit('error', err);
     this.emit('close', Boolean(err));
     socketGone(this.server, this);
+  }
+}
+
+// The reads kept while nobody read (readableFlowing = null), once someone does.
+function emitHeld(socket, held) {
+  for (let i = 0; i < held.length; i++) {
+    if (held[i] === null) socket._readEnded();
+    else socket.emit('data', held[i]);
   }
 }
 
@@ -669,6 +734,10 @@ function refNative(server, ref) {
   if (state.id !== -1) transport.refServer(state.id, ref);
   return true;
 }
+
+// (node:net's name for its class, which `req.socket.constructor.name` and
+// stacks show.)
+Object.defineProperty(NativeSocket, 'name', { value: 'Socket' });
 
 module.exports = { chooseTransport, available, listenNative, nativeAddress, isListeningNatively, closeNative, refNative,
   NativeSocket };

@@ -14,10 +14,7 @@ const DIR = 'test/server';
 
 const NOT_YET = new Map([
   ['async-trigger.test.js', "the handler's context is not yet triggered by its socket's async id"],
-  ['diagnostics.test.js', "pipelined requests: 'finish' and the next request not yet in node:http's order"],
-  ['express.test.js', 'hangs: not yet diagnosed'],
-  ['fastify.test.js', 'not yet diagnosed'],
-  ['request-stream.test.js', 'hangs: a request body read with pause/resume never ends'],
+  ['diagnostics.test.js', "the channels' socket is not yet an instanceof net.Socket (stage 2)"],
 ]);
 
 function nativeTransportFiles() {

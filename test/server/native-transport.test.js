@@ -223,6 +223,38 @@ test('keepAliveTimeout closes an idle connection, timeout reaches the handler, a
   }, [withClose(GET)], { end: false }, (server) => server.setTimeout(150));
 });
 
+// An 'upgrade' listener added after listen() (the server listened natively):
+// the socket comes as node:http's does (readableFlowing null), its later
+// reads kept until the listener reads them, the peer's end after them.
+test('an upgrade on a server that listened natively: the socket\'s reads kept for its reader, as node:http', { skip }, async () => {
+  const results = [];
+  for (const [, create] of FACES) {
+    const server = create((req, res) => res.end('x'));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const got = [];
+    server.on('upgrade', (req, socket, head) => {
+      got.push(socket.constructor.name, socket.readableFlowing, head.toString());
+      setTimeout(() => {
+        socket.on('data', (d) => got.push(d.toString()));
+        socket.on('end', () => socket.end('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: x\r\n\r\n'));
+      }, 50);
+    });
+    const client = net.connect(server.address().port, '127.0.0.1');
+    await once(client, 'connect');
+    client.write('GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: x\r\n\r\nfirst');
+    setTimeout(() => client.end('second'), 20);
+    let text = '';
+    client.on('data', (d) => { text += d; });
+    await once(client, 'close');
+    server.close();
+    await once(server, 'close');
+    results.push({ got, text });
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+  assert.deepStrictEqual(results[0].got, ['Socket', null, 'first', 'second']);
+});
+
 test('listen() forms, address(), and what takes node:net instead', { skip }, async () => {
   const server = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
   server.listen({ port: 0, host: '127.0.0.1' });
