@@ -28,7 +28,7 @@ const errors = require('./errors');
 const { attach, clientError } = require('./loop-events');
 
 const { kAnswered, kAnswerClosed, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = seam;
-const { kConnectionsSet, kIncomingMessage, kServerResponse, kConnection, kFlushFailed } = seam;
+const { kConnectionsSet, kIncomingMessage, kServerResponse, kConnection, kFlushFailed, kInSocketContext } = seam;
 
 const plainEmit = EventEmitter.prototype.emit;
 const MAX_HEADER_PAIRS = 2000; // node:http's, unless maxHeadersCount says otherwise
@@ -61,7 +61,8 @@ class Connection extends AsyncResource {
   constructor(server, socket, parser) {
     const handle = socket._handle;
     super('HTTPINCOMINGMESSAGE', {
-      triggerAsyncId: handle && typeof handle.getAsyncId === 'function' ? handle.getAsyncId() : executionAsyncId(),
+      triggerAsyncId: handle && typeof handle.getAsyncId === 'function' ? handle.getAsyncId() :
+        socket[kInSocketContext] !== undefined ? socket[kInSocketContext](executionAsyncId) : executionAsyncId(),
       requireManualDestroy: true,
     });
     this.server = server;
@@ -438,14 +439,21 @@ function refuseEncoding() {
   throw errors.socketEncoding();
 }
 
+function initializeParser(conn) {
+  const server = conn.server;
+  conn.parser.initialize(HTTPParser.REQUEST, conn, server.maxHeaderSize || 0, lenientFlags(server));
+}
+
 function onConnection(socket) {
   const server = this;
   const parser = new HTTPParser();
   const conn = new Connection(server, socket, parser);
   // (A socket that parses its reads itself enters the parser's context for
-  // each: the addon's, not one entered again from JavaScript.)
+  // each: the addon's, not one entered again from JavaScript, made in the
+  // socket's context so that the socket triggers it.)
   if (socket[kOwnReads] !== undefined) parser[hooks.addonContext]();
-  parser.initialize(HTTPParser.REQUEST, conn, server.maxHeaderSize || 0, lenientFlags(server));
+  if (socket[kInSocketContext] !== undefined) socket[kInSocketContext](initializeParser, conn);
+  else initializeParser(conn);
   const count = server.maxHeadersCount;
   parser.maxHeaderPairs = typeof count === 'number' ? count << 1 : MAX_HEADER_PAIRS;
   server[kConnectionsSet].add(conn);

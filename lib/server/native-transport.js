@@ -32,6 +32,7 @@ const util = require('node:util');
 const binding = require('../native');
 const hooks = require('../parser-hooks');
 const { kOwnReads, kWithdrawParse, nextReadParser } = require('../read-path');
+const { kInSocketContext } = require('./seam');
 
 const transport = binding.transport;
 const EVENTS = transport === undefined ? {} : transport.events;
@@ -342,6 +343,10 @@ class NativeSocket extends EventEmitter {
     if (err) this.errored = err;
     transport.close(this._id);
     return this;
+  }
+
+  [kInSocketContext](fn, arg) {
+    return transport.callIn(this._id, fn, arg);
   }
 
   resetAndDestroy() {

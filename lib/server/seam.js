@@ -10,6 +10,10 @@
 
 module.exports = {
   // ---- the server and the loop ----
+  // socket[kInSocketContext](fn, arg): fn(arg) in the async context of a
+  // socket that has no handle of node's (the native transport's), so that
+  // what its connection makes there is triggered by it; undefined on others.
+  kInSocketContext: Symbol('llhttp-napi/server in the socket\'s context'),
   // socket[kConnection], parser[kConnection]: the connection's loop.
   kConnection: Symbol('llhttp-napi/server connection'),
   // server[kConnectionsSet]: its open connections (the timeout checker,

@@ -13,7 +13,6 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const DIR = 'test/server';
 
 const NOT_YET = new Map([
-  ['async-trigger.test.js', "the handler's context is not yet triggered by its socket's async id"],
   ['diagnostics.test.js', "the channels' socket is not yet an instanceof net.Socket (stage 2)"],
 ]);
 

@@ -527,6 +527,22 @@ static napi_value Accept(napi_env env, napi_callback_info info) {
   return out;
 }
 
+/* callIn(id, fn, arg): fn(arg) called with the connection's object as
+ * `this`, in the connection's async context, as its events are; returns
+ * what fn returns (undefined when the connection is gone). What is made
+ * there is triggered by the connection, as what node:http makes for a
+ * socket is triggered by the socket. */
+static napi_value CallIn(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  tx_state *tx = state_of(env, info, &argc, argv);
+  tx_conn *c = tx == NULL || argc < 3 ? NULL : conn_arg(tx, env, argv[0]);
+  napi_value recv, out = NULL;
+  if (c == NULL || c->object == NULL || napi_get_reference_value(env, c->object, &recv) != napi_ok) return NULL;
+  if (napi_make_callback(env, c->async, recv, argv[1], 1, &argv[2], &out) != napi_ok) return NULL;
+  return out;
+}
+
 /* readStart(id), readStop(id): reading on or off. Return a libuv code. */
 static napi_value ReadStart(napi_env env, napi_callback_info info) {
   size_t argc = 1;
@@ -857,7 +873,7 @@ napi_status lhn_transport_register(napi_env env, napi_value exports, const lhn_t
     napi_callback cb;
   } functions[] = {
       {"init", Init},         {"listen", Listen},         {"serverAddress", ServerAddress},
-      {"closeServer", CloseServer}, {"refServer", RefServer}, {"accept", Accept},
+      {"closeServer", CloseServer}, {"refServer", RefServer}, {"accept", Accept}, {"callIn", CallIn},
       {"readStart", ReadStart}, {"readStop", ReadStop},   {"write", Write},
       {"parseWith", ParseWith},
       {"shutdown", Shutdown}, {"close", Close},           {"setTimeout", SetTimeout},

@@ -9,6 +9,13 @@ const assert = require('node:assert/strict');
 const asyncHooks = require('node:async_hooks');
 
 const { FACES, withServer, exchange, withClose } = require('../support/both-servers');
+const { kInSocketContext } = require('../../lib/server/seam');
+
+// A socket's async id: its handle's (node:net), else the one of the native
+// transport's socket (the execution id inside its context).
+function socketAsyncId(socket) {
+  return socket._handle ? socket._handle.getAsyncId() : socket[kInSocketContext](asyncHooks.executionAsyncId);
+}
 
 async function handlerContexts(withHook) {
   const results = [];
@@ -18,7 +25,7 @@ async function handlerContexts(withHook) {
     if (hook !== null) hook.enable();
     const seen = [];
     await withServer(create, {}, (req, res) => {
-      const socketId = req.socket._handle.getAsyncId();
+      const socketId = socketAsyncId(req.socket);
       seen.push('trigger is the socket', asyncHooks.triggerAsyncId() === socketId);
       const init = inits.get(asyncHooks.executionAsyncId());
       if (hook !== null) seen.push('init', init && init[0], init !== undefined && init[1] === socketId);
