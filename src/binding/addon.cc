@@ -185,7 +185,9 @@ bool BytesArg(napi_env env, napi_value view, uint32_t length, const char** data,
 
 // Writes a call's outcome into the workspace's state block and returns the
 // call's text as a latin1 string (JavaScript cuts header names, values and
-// URLs out of it), or undefined when its events refer to none.
+// URLs out of it), or null when its events refer to none: a callback's null
+// is undefined to JavaScript, and a call that completes nothing (a head's
+// first piece) then asks V8 for nothing.
 napi_value Publish(napi_env env, Workspace* ws, const lhn_result& result) {
   int32_t* state = ws->state;
   state[LHN_WS_EVENTS] = static_cast<int32_t>(lhn_workspace_event_count(&ws->core));
@@ -195,9 +197,9 @@ napi_value Publish(napi_env env, Workspace* ws, const lhn_result& result) {
   size_t len;
   const uint8_t* text = lhn_workspace_text(&ws->core, &len);
   napi_value out = nullptr;
-  if (len == 0 ||
+  if (len != 0 &&
       napi_create_string_latin1(env, reinterpret_cast<const char*>(text), len, &out) != napi_ok) {
-    napi_get_undefined(env, &out);
+    out = nullptr;
   }
   return out;
 }
@@ -218,6 +220,7 @@ napi_value Deliver(napi_env env, Instance* in, ParserRecord* r, Workspace* ws, c
     return text;
   }
   napi_value fn, out = nullptr;
+  if (text == nullptr && napi_get_undefined(env, &text) != napi_ok) return nullptr;
   if (napi_get_reference_value(env, in->delivery, &fn) != napi_ok) return nullptr;
   napi_status status = r->async != nullptr ? napi_make_callback(env, r->async, owner, fn, 1, &text, &out)
                                            : napi_call_function(env, owner, fn, 1, &text, &out);
@@ -437,6 +440,7 @@ int ParseRead(void* ctx, napi_env env, uint32_t parser_id, const char* bytes, si
   lhn_result result;
   lhn_parser_execute(&r->core, &ws->core, bytes, len, &result);
   *text = Publish(env, ws, result);
+  if (*text == nullptr && napi_get_undefined(env, text) != napi_ok) return -1;
   *async = r->async;
   return 0;
 }
