@@ -560,6 +560,33 @@ function writtenAtOnce(socket, callbacks) {
 
 // ---- a server ----
 
+// server._handle while it listens on the transport: what code written for
+// node:net reads of a listening server's handle (supertest closes a server
+// only if it has one), over the addon's listener.
+class NativeListenHandle {
+  constructor(id) {
+    this._id = id;
+    this.fd = -1;
+  }
+
+  getsockname(out) {
+    const where = transport.serverAddress(this._id);
+    if (where === undefined) return -1;
+    out.address = where[0];
+    out.family = `IPv${where[1]}`;
+    out.port = where[2];
+    return 0;
+  }
+
+  ref() {
+    transport.refServer(this._id, true);
+  }
+
+  unref() {
+    transport.refServer(this._id, false);
+  }
+}
+
 // The state of a server listening on the transport.
 class NativeServerState {
   constructor() {
@@ -615,6 +642,7 @@ function socketGone(server, socket) {
 function listenerClosed(server) {
   const state = server[kNativeServer];
   state.id = -1;
+  server._handle = null;
   if (state.sockets.size === 0) emitClose(server, state);
 }
 
@@ -689,6 +717,7 @@ function listenNative(server, args) {
       return;
     }
     state.id = id;
+    server._handle = new NativeListenHandle(id);
     nextTick(() => server.emit('listening'));
   };
   if (target.host === undefined) start('::', '0.0.0.0');
@@ -729,6 +758,7 @@ function closeNative(server, callback) {
   }
   if (typeof callback === 'function') server.once('close', callback);
   state.closing = true;
+  server._handle = null;
   transport.closeServer(state.id);
   return true;
 }

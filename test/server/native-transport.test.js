@@ -255,6 +255,25 @@ test('an upgrade on a server that listened natively: the socket\'s reads kept fo
   assert.deepStrictEqual(results[0].got, ['Socket', null, 'first', 'second']);
 });
 
+// Code written for node:net reads a listening server's _handle (supertest
+// closes the server it made only when it has one): there while listening,
+// null once closed, on both.
+test('a listening server has a _handle, and none once closed, as node:http\'s', { skip }, async () => {
+  for (const [name, create] of FACES) {
+    const server = create((req, res) => res.end('x'));
+    assert.strictEqual(Boolean(server._handle), false, name);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    assert.ok(server._handle, name);
+    const out = {};
+    assert.strictEqual(server._handle.getsockname(out), 0, name);
+    assert.strictEqual(out.port, server.address().port, name);
+    server.close();
+    assert.strictEqual(server._handle, null, name);
+    await once(server, 'close');
+  }
+});
+
 test('listen() forms, address(), and what takes node:net instead', { skip }, async () => {
   const server = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
   server.listen({ port: 0, host: '127.0.0.1' });
