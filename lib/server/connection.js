@@ -61,8 +61,7 @@ class Connection extends AsyncResource {
   constructor(server, socket, parser) {
     const handle = socket._handle;
     super('HTTPINCOMINGMESSAGE', {
-      triggerAsyncId: handle && typeof handle.getAsyncId === 'function' ? handle.getAsyncId() :
-        socket[kInSocketContext] !== undefined ? socket[kInSocketContext](executionAsyncId) : executionAsyncId(),
+      triggerAsyncId: handle && typeof handle.getAsyncId === 'function' ? handle.getAsyncId() : executionAsyncId(),
       requireManualDestroy: true,
     });
     this.server = server;
@@ -439,21 +438,23 @@ function refuseEncoding() {
   throw errors.socketEncoding();
 }
 
-function initializeParser(conn) {
-  const server = conn.server;
-  conn.parser.initialize(HTTPParser.REQUEST, conn, server.maxHeaderSize || 0, lenientFlags(server));
+// (A socket with no handle of node's but an async context of its own, the
+// native transport's, is connected inside that context: what is made for
+// it, the connection's resource and the parser's, is triggered by it.)
+function onConnection(socket) {
+  if (socket[kInSocketContext] !== undefined) socket[kInSocketContext](connect, this);
+  else connect.call(socket, this);
 }
 
-function onConnection(socket) {
-  const server = this;
+// `this`: the socket.
+function connect(server) {
+  const socket = this;
   const parser = new HTTPParser();
   const conn = new Connection(server, socket, parser);
   // (A socket that parses its reads itself enters the parser's context for
-  // each: the addon's, not one entered again from JavaScript, made in the
-  // socket's context so that the socket triggers it.)
+  // each: the addon's, not one entered again from JavaScript.)
   if (socket[kOwnReads] !== undefined) parser[hooks.addonContext]();
-  if (socket[kInSocketContext] !== undefined) socket[kInSocketContext](initializeParser, conn);
-  else initializeParser(conn);
+  parser.initialize(HTTPParser.REQUEST, conn, server.maxHeaderSize || 0, lenientFlags(server));
   const count = server.maxHeadersCount;
   parser.maxHeaderPairs = typeof count === 'number' ? count << 1 : MAX_HEADER_PAIRS;
   server[kConnectionsSet].add(conn);
