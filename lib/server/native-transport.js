@@ -32,7 +32,7 @@ const util = require('node:util');
 const binding = require('../native');
 const hooks = require('../parser-hooks');
 const { kOwnReads, kWithdrawParse, nextReadParser } = require('../read-path');
-const { kInSocketContext } = require('./seam');
+const { kInSocketContext, kIdleTimer } = require('./seam');
 
 const transport = binding.transport;
 const EVENTS = transport === undefined ? {} : transport.events;
@@ -118,6 +118,23 @@ function kindOf(data, encoding) {
   return -1;
 }
 
+// A NativeSocket's idle timeout, as the connection loop handles node:net's
+// timer of a socket: the addon counts it from each read and write, and
+// setTimeout() makes another (the one before reads -1).
+class IdleTimer {
+  constructor(msecs) {
+    this._idleTimeout = msecs;
+    this._onTimeout = null;       // what replaces the socket's 'timeout', (...this._timerArgs)
+    this._timerArgs = undefined;
+  }
+
+  // (The addon counts the timeout again from each read and write: the
+  // loop refreshes it right after a response's last write.)
+  refresh() {
+    return this;
+  }
+}
+
 // A connection of the addon's with what the loop, the messages and most
 // servers use of a net.Socket (stage 2 of issue 46 completes it).
 class NativeSocket extends EventEmitter {
@@ -151,6 +168,7 @@ class NativeSocket extends EventEmitter {
     this._heldBytes = 0;
     this._destroyAfterFinish = false;
     this._peer = null;
+    this[kIdleTimer] = null;
   }
 
   // The bytes handed over and not yet taken by the client.
@@ -390,6 +408,9 @@ class NativeSocket extends EventEmitter {
       throw err;
     }
     this.timeout = ms;
+    const previous = this[kIdleTimer];
+    if (previous !== null) previous._idleTimeout = -1;
+    this[kIdleTimer] = ms > 0 ? new IdleTimer(ms) : null;
     if (!this.destroyed) transport.setTimeout(this._id, ms);
     if (typeof callback === 'function') {
       if (ms === 0) this.removeListener('timeout', callback);
@@ -400,6 +421,18 @@ class NativeSocket extends EventEmitter {
 
   // (The addon restarts the timeout at each read and write itself.)
   _unrefTimer() {}
+
+  // The idle timeout passed: its timer's handler (the loop's), else 'timeout'.
+  _timedOut() {
+    const timer = this[kIdleTimer];
+    if (timer !== null && timer._onTimeout !== null) Reflect.apply(timer._onTimeout, timer, timer._timerArgs || []);
+    else this._onTimeout();
+  }
+
+  // (node:net's name: what a timer's handler calls for the socket to time out.)
+  _onTimeout() {
+    this.emit('timeout');
+  }
 
   setNoDelay(noDelay = true) {
     if (!this.destroyed) transport.setOption(this._id, 1, Boolean(noDelay), 0);
@@ -605,7 +638,7 @@ function dispatch(kind, value, text) {
     case EVENTS.WRITTEN: this._written(value); break;
     case EVENTS.END: this._readEnded(); break;
     case EVENTS.FINISHED: this._writeFinished(value); break;
-    case EVENTS.TIMEOUT: this.emit('timeout'); break;
+    case EVENTS.TIMEOUT: this._timedOut(); break;
     case EVENTS.READ_ERROR: this.destroy(systemError(value, 'read')); break;
     case EVENTS.WRITE_ERROR: this.destroy(systemError(value, 'write')); break;
     case EVENTS.CLOSE: this._closed(); break;

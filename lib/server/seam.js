@@ -14,6 +14,11 @@ module.exports = {
   // socket that has no handle of node's (the native transport's), so that
   // what its connection makes there is triggered by it; undefined on others.
   kInSocketContext: Symbol('llhttp-napi/server in the socket\'s context'),
+  // socket[kIdleTimer]: on a socket whose idle timeout is not node:net's
+  // (the native transport's), the timer its last setTimeout() made, as the
+  // loop uses net's: { _idleTimeout, _onTimeout, _timerArgs, refresh() }
+  // (null: none); undefined on others.
+  kIdleTimer: Symbol('llhttp-napi/server idle timer'),
   // socket[kConnection], parser[kConnection]: the connection's loop.
   kConnection: Symbol('llhttp-napi/server connection'),
   // server[kConnectionsSet]: its open connections (the timeout checker,

@@ -31,7 +31,12 @@
  *   on request (uv_read_stop / uv_read_start).
  * - Each connection has one libuv timer, its idle timeout (socket.setTimeout:
  *   keepAliveTimeout between requests, the server's timeout during one),
- *   restarted by each read and write as node:net's is.
+ *   restarted by each read and write as node:net's is. A read or a write
+ *   only notes the loop's time: the timer, once started, runs to its due
+ *   time and, if the connection was busy since, starts again for what is
+ *   left, so that a request does not stop and start a timer of libuv's.
+ *   Setting a shorter timeout starts it again at once; none (0) leaves it
+ *   to find that when it is due.
  * - The calls into JavaScript go through one function (init()'s dispatch),
  *   called on the server or the connection's object with an event kind
  *   (TX_EVENT_*, exported as `events`), one number and, for a parsed read,
@@ -98,6 +103,7 @@ typedef struct tx_conn {
   napi_async_context async;
   uint32_t id;
   uint64_t timeout_ms;      /* 0: none */
+  uint64_t active_at;       /* the loop's time of the last read or write, or of setTimeout() */
   size_t queued;            /* bytes handed to uv_write() not yet written */
   uint32_t parser_id;       /* the parser to parse the next read with, or NO_ID */
   int parse_withdrawn;      /* parseWith(id, -1) during the read's call */
@@ -219,15 +225,24 @@ static void dispatch_read(tx_conn *c, ssize_t nread) {
 
 /* ---- connections ------------------------------------------------------------ */
 
-static void conn_refresh(tx_conn *c);
-
 static void on_timeout(uv_timer_t *timer) {
   tx_conn *c = timer->data;
-  if (!c->closing) dispatch(c->tx, c->object, c->async, TX_EVENT_TIMEOUT, 0);
+  if (c->closing || c->timeout_ms == 0) return;
+  uint64_t idle = uv_now(c->tx->loop) - c->active_at;
+  if (idle < c->timeout_ms) {
+    uv_timer_start(&c->timer, on_timeout, c->timeout_ms - idle, 0);
+    return;
+  }
+  dispatch(c->tx, c->object, c->async, TX_EVENT_TIMEOUT, 0);
 }
 
+/* A read or a write: the idle timeout counts from now (started again if it
+ * fired, or was set while stopped). */
 static void conn_refresh(tx_conn *c) {
-  if (c->timeout_ms != 0 && !c->closing) uv_timer_start(&c->timer, on_timeout, c->timeout_ms, 0);
+  c->active_at = uv_now(c->tx->loop);
+  if (c->timeout_ms != 0 && !c->closing && !uv_is_active((uv_handle_t *)&c->timer)) {
+    uv_timer_start(&c->timer, on_timeout, c->timeout_ms, 0);
+  }
 }
 
 static void on_conn_part_closed(uv_handle_t *handle) {
@@ -760,7 +775,7 @@ static napi_value Close(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* setTimeout(id, ms): the idle timeout (0: none), from now. */
+/* setTimeout(id, ms): the idle timeout (0: none), counted from now. */
 static napi_value SetTimeout(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
@@ -769,8 +784,13 @@ static napi_value SetTimeout(napi_env env, napi_callback_info info) {
   double ms = 0;
   if (c == NULL || napi_get_value_double(env, argv[1], &ms) != napi_ok) return NULL;
   c->timeout_ms = ms > 0 ? (uint64_t)ms : 0;
-  if (c->timeout_ms == 0) uv_timer_stop(&c->timer);
-  else conn_refresh(c);
+  c->active_at = uv_now(tx->loop);
+  /* (A timer due later than the new timeout starts again; one due sooner
+   * finds what is left when it fires.) */
+  if (c->timeout_ms != 0 && !c->closing &&
+      (!uv_is_active((uv_handle_t *)&c->timer) || uv_timer_get_due_in(&c->timer) > c->timeout_ms)) {
+    uv_timer_start(&c->timer, on_timeout, c->timeout_ms, 0);
+  }
   return NULL;
 }
 

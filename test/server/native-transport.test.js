@@ -223,6 +223,33 @@ test('keepAliveTimeout closes an idle connection, timeout reaches the handler, a
   }, [withClose(GET)], { end: false }, (server) => server.setTimeout(150));
 });
 
+// The idle timeout counts from the latest read: an upload whose pieces come
+// closer together than it never times out, however long it takes; and a
+// timeout set shorter than the one running comes first.
+test('the idle timeout counts from each read, and a shorter one set later comes first, as node:http', { skip }, async () => {
+  const slowBody = ['POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n', '1', '2', '3', '4', '5'];
+  await same({}, (log) => (req, res) => {
+    const started = Date.now();
+    req.socket.on('timeout', () => log.push('socket timeout'));
+    let body = '';
+    req.on('data', (d) => {
+      body += d;
+    });
+    req.on('end', () => {
+      log.push(`body ${body}, ${Date.now() - started >= 400 ? 'after' : 'before'} the timeout's time twice`);
+      res.end('took');
+    });
+  }, slowBody, { gapMs: 100 }, (server) => server.setTimeout(200));
+  await same({}, (log) => (req, res) => {
+    const started = Date.now();
+    req.socket.setTimeout(3000);
+    req.socket.setTimeout(150, () => {
+      log.push(`timeout ${Date.now() - started < 1500 ? 'at the shorter' : 'at the longer'}`);
+      res.end('late');
+    });
+  }, [withClose(GET)], { end: false });
+});
+
 // An 'upgrade' listener added after listen() (the server listened natively):
 // the socket comes as node:http's does (readableFlowing null), its later
 // reads kept until the listener reads them, the peer's end after them.
