@@ -27,7 +27,7 @@ const diagnostics = require('./diagnostics');
 const errors = require('./errors');
 const { attach, clientError } = require('./loop-events');
 
-const { kAnswered, kAnswerClosed, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = seam;
+const { kAnswered, kAnswerClosed, kClosesConnection, kWritten, kAllSent, kFinished, kDetached, kClosed, kWritable } = seam;
 const { kConnectionsSet, kIncomingMessage, kServerResponse, kConnection, kFlushFailed, kInSocketContext, kIdleTimer } = seam;
 
 const plainEmit = EventEmitter.prototype.emit;
@@ -243,7 +243,8 @@ class Connection extends AsyncResource {
       socket.write(chunks[i], chunks[i + 1], i === lastAt ? this.afterLastWrite : chunks[i + 2]);
     }
     socket.uncork();
-    if (!socket.writableNeedDrain) nextTick(nowWritable, res);
+    if (entry.ended) res[kAllSent]();
+    else if (!socket.writableNeedDrain) nextTick(nowWritable, res);
     this.resumeIfDrained();
   }
 

@@ -72,6 +72,9 @@ module.exports = {
   // res[kFlushFailed](err) -> true: its last bytes could not be written and
   // it does not finish; false: it finishes anyway (the line's rule).
   kFlushFailed: Symbol('llhttp-napi/server flush failed'),
+  // res[kAllSent](): its turn came after end(): all its bytes went to the
+  // socket ('prefinish').
+  kAllSent: Symbol('llhttp-napi/server all sent'),
   // res[kFinished](): after that, 'finish' (to the handler's listeners).
   kFinished: Symbol('llhttp-napi/server finished'),
   // res[kDetached](): its turn is over ('finish' came): socket is null.

@@ -223,6 +223,42 @@ test('keepAliveTimeout closes an idle connection, timeout reaches the handler, a
   }, [withClose(GET)], { end: false }, (server) => server.setTimeout(150));
 });
 
+// What runs after an answer's last write, and in which order: 'prefinish'
+// once its bytes all went to the socket, 'finish', then the answer's and
+// the request's 'close' on a later tick, and what the handler's listeners
+// queued between them, with and without an end() callback or a request
+// body read, and pipelined.
+test('prefinish, finish, ticks, microtasks and close in node:http\'s order', { skip }, async () => {
+  await same({}, (log) => (req, res) => {
+    const note = (what) => log.push(`${req.url} ${what} closed=${res.closed}`);
+    res.on('finish', () => {
+      note('finish');
+      process.nextTick(() => note('tick after finish'));
+      queueMicrotask(() => note('microtask after finish'));
+      setImmediate(() => note('immediate after finish'));
+    });
+    res.on('close', () => {
+      note('close');
+      process.nextTick(() => note('tick after close'));
+    });
+    req.on('close', () => note('request close'));
+    if (req.url === '/prefinish') res.on('prefinish', () => process.nextTick(() => note('tick after prefinish')));
+    if (req.url === '/body') req.on('data', () => note('data'));
+    if (req.url === '/callback') res.end('x', () => process.nextTick(() => note('tick after the end callback')));
+    else res.end('x');
+  }, ['GET /plain HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /callback HTTP/1.1\r\nHost: x\r\n\r\n',
+    'GET /prefinish HTTP/1.1\r\nHost: x\r\n\r\n', 'POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nab'],
+  { gapMs: 30 });
+  // (Pipelined: the second answer ends before its turn; 'prefinish' when it comes.)
+  await same({}, (log) => (req, res) => {
+    res.on('prefinish', () => log.push(`${req.url} prefinish`));
+    res.on('finish', () => log.push(`${req.url} finish`));
+    if (req.url === '/first') setTimeout(() => res.end('1'), 30);
+    else res.end('2');
+    log.push(`${req.url} ended`);
+  }, ['GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /second HTTP/1.1\r\nHost: x\r\n\r\n']);
+});
+
 // The idle timeout counts from the latest read: an upload whose pieces come
 // closer together than it never times out, however long it takes; and a
 // timeout set shorter than the one running comes first.
