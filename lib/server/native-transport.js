@@ -20,9 +20,9 @@
 // in the addon, whose count is the socket's writableLength.
 //
 // What it does not cover yet takes node:net for that server, decided at
-// listen(): TLS, a path / fd / handle / signal, a cluster worker, a server
-// with 'upgrade' or 'connect' listeners, a build without the transport
-// (docs/server.md, "The native transport").
+// listen(): TLS, a path / fd / handle / signal, a cluster worker, a build
+// without the transport (docs/server.md, "The native transport"). An
+// upgrade or a CONNECT hands its connection over to a net.Socket of node's.
 
 const { EventEmitter } = require('node:events');
 const { builtinModule } = require('../builtin-modules');
@@ -32,7 +32,7 @@ const util = require('node:util');
 const binding = require('../native');
 const hooks = require('../parser-hooks');
 const { kOwnReads, kWithdrawParse, nextReadParser } = require('../read-path');
-const { kInSocketContext, kIdleTimer } = require('./seam');
+const { kInSocketContext, kIdleTimer, kHandOver } = require('./seam');
 
 const transport = binding.transport;
 const EVENTS = transport === undefined ? {} : transport.events;
@@ -169,6 +169,9 @@ class NativeSocket extends EventEmitter {
     this._destroyAfterFinish = false;
     this._peer = null;
     this[kIdleTimer] = null;
+    this._handedTo = null;        // the net.Socket the connection went on as (kHandOver), or null
+    this._handOverWhenFlushed = null;
+    this._local = null;           // address() once handed over
   }
 
   // The bytes handed over and not yet taken by the client.
@@ -251,6 +254,7 @@ class NativeSocket extends EventEmitter {
   }
 
   write(data, encoding, callback) {
+    if (this._handedTo !== null) return this._handedTo.write(data, encoding, callback);
     if (typeof encoding === 'function') {
       callback = encoding;
       encoding = undefined;
@@ -324,6 +328,10 @@ class NativeSocket extends EventEmitter {
   }
 
   end(data, encoding, callback) {
+    if (this._handedTo !== null) {
+      this._handedTo.end(data, encoding, callback);
+      return this;
+    }
     if (typeof data === 'function') {
       callback = data;
       data = undefined;
@@ -354,6 +362,10 @@ class NativeSocket extends EventEmitter {
   }
 
   destroy(err) {
+    if (this._handedTo !== null) {
+      this._handedTo.destroy(err);
+      return this;
+    }
     if (this.destroyed) return this;
     this.destroyed = true;
     this.readable = false;
@@ -361,6 +373,41 @@ class NativeSocket extends EventEmitter {
     if (err) this.errored = err;
     transport.close(this._id);
     return this;
+  }
+
+  // An upgrade or a CONNECT: the connection goes on as a net.Socket of
+  // node's over a copy of its descriptor (once what is queued is written:
+  // meanwhile nothing is read), which this socket stands for from then on:
+  // its 'close' is this one's, and end(), destroy() and write() go to it.
+  [kHandOver](then) {
+    if (this.destroyed) return then(null);
+    transport.readStop(this._id);
+    if (this._queued > 0) {
+      this._handOverWhenFlushed = then;
+      return;
+    }
+    this._peerAddress();
+    const local = this.address();
+    const fd = transport.handOver(this._id);
+    if (fd < 0) {
+      if (!this._paused) transport.readStart(this._id);
+      return then(null);
+    }
+    // (As node:http's server makes its sockets: half-open allowed.)
+    const socket = new net.Socket({ fd, readable: true, writable: true, allowHalfOpen: true });
+    socket.server = socket._server = this.server;
+    this._handedTo = socket;
+    this._local = local;
+    socket.once('close', (hadError) => this._handedClosed(hadError));
+    then(socket);
+  }
+
+  _handedClosed(hadError) {
+    this.destroyed = true;
+    this.readable = false;
+    this.writable = false;
+    this.emit('close', hadError);
+    socketGone(this.server, this);
   }
 
   [kInSocketContext](fn, arg) {
@@ -453,6 +500,7 @@ class NativeSocket extends EventEmitter {
   }
 
   address() {
+    if (this._handedTo !== null) return this._local;
     const local = this.destroyed ? undefined : transport.local(this._id);
     return local === undefined ? {} : { address: local[0], family: `IPv${local[1]}`, port: local[2] };
   }
@@ -536,6 +584,11 @@ class NativeSocket extends EventEmitter {
       this._needDrain = false;
       this.emit('drain');
     }
+    const then = this._handOverWhenFlushed;
+    if (queued === 0 && then !== null) {
+      this._handOverWhenFlushed = null;
+      this[kHandOver](then);
+    }
   }
 
   _readEnded() {
@@ -557,6 +610,11 @@ class NativeSocket extends EventEmitter {
   }
 
   _closed() {
+    // (Handed over: the connection goes on, and its close is the net.Socket's.)
+    if (this._handedTo !== null) return;
+    const waiting = this._handOverWhenFlushed;
+    this._handOverWhenFlushed = null;
+    if (waiting !== null) waiting(null);
     this.destroyed = true;
     this.readable = false;
     this.writable = false;
@@ -722,10 +780,7 @@ function tcpTarget(args) {
 // listen(...args) on the native transport when the server chose it and it
 // covers the case; returns false for node:net to take it.
 function listenNative(server, args) {
-  if (!server[kTransportChoice] || !available() || process.env.NODE_UNIQUE_ID !== undefined ||
-      server.listenerCount('upgrade') > 0 || server.listenerCount('connect') > 0) {
-    return false;
-  }
+  if (!server[kTransportChoice] || !available() || process.env.NODE_UNIQUE_ID !== undefined) return false;
   const target = tcpTarget(args);
   if (target === null) return false;
   const previous = server[kNativeServer];

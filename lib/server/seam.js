@@ -19,6 +19,11 @@ module.exports = {
   // loop uses net's: { _idleTimeout, _onTimeout, _timerArgs, refresh() }
   // (null: none); undefined on others.
   kIdleTimer: Symbol('llhttp-napi/server idle timer'),
+  // socket[kHandOver](then): on a socket that is not node:net's (the native
+  // transport's), an upgrade or CONNECT: then(socket), a net.Socket over the
+  // same connection (this one stands for it from then on), or then(null)
+  // when it cannot be handed over; undefined on others.
+  kHandOver: Symbol('llhttp-napi/server hand over'),
   // socket[kConnection], parser[kConnection]: the connection's loop.
   kConnection: Symbol('llhttp-napi/server connection'),
   // server[kConnectionsSet]: its open connections (the timeout checker,

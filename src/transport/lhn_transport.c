@@ -48,6 +48,8 @@
 #endif
 #include "lhn_transport.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
@@ -775,6 +777,29 @@ static napi_value Close(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* handOver(id): the connection's socket for a net.Socket of node's (an
+ * upgrade, a CONNECT): a copy of its descriptor, made when nothing is queued
+ * to write; the connection stops reading (what the peer sends next stays in
+ * the kernel for the new owner) and closes here, which closes only this
+ * descriptor: TX_EVENT_CLOSE follows. Returns the copy, or a libuv error
+ * code (UV_EBUSY: writes still queued). */
+static napi_value HandOver(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  tx_state *tx = state_of(env, info, &argc, argv);
+  tx_conn *c = tx == NULL || argc < 1 ? NULL : conn_arg(tx, env, argv[0]);
+  if (c == NULL || c->closing) return number(env, UV_EBADF);
+  if (c->queued > 0) return number(env, UV_EBUSY);
+  uv_os_fd_t fd;
+  int err = uv_fileno((uv_handle_t *)&c->tcp, &fd);
+  if (err != 0) return number(env, err);
+  int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (copy < 0) return number(env, uv_translate_sys_error(errno));
+  uv_read_stop((uv_stream_t *)&c->tcp);
+  conn_close(c);
+  return number(env, copy);
+}
+
 /* setTimeout(id, ms): the idle timeout (0: none), counted from now. */
 static napi_value SetTimeout(napi_env env, napi_callback_info info) {
   size_t argc = 2;
@@ -896,7 +921,7 @@ napi_status lhn_transport_register(napi_env env, napi_value exports, const lhn_t
       {"closeServer", CloseServer}, {"refServer", RefServer}, {"accept", Accept}, {"callIn", CallIn},
       {"readStart", ReadStart}, {"readStop", ReadStop},   {"write", Write},
       {"parseWith", ParseWith},
-      {"shutdown", Shutdown}, {"close", Close},           {"setTimeout", SetTimeout},
+      {"shutdown", Shutdown}, {"close", Close},           {"handOver", HandOver}, {"setTimeout", SetTimeout},
       {"setOption", SetOption}, {"peer", Peer},           {"local", Local},
   };
   for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++) {

@@ -10,6 +10,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
 const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
 const { once } = require('node:events');
 const { Worker } = require('node:worker_threads');
@@ -318,7 +319,8 @@ test('an upgrade on a server that listened natively: the socket\'s reads kept fo
     await once(server, 'listening');
     const got = [];
     server.on('upgrade', (req, socket, head) => {
-      got.push(socket.constructor.name, socket.readableFlowing, head.toString());
+      got.push(socket.constructor.name, socket instanceof net.Socket, req.socket === socket, socket.readableFlowing,
+        socket.remoteAddress, socket.address().address, head.toString());
       setTimeout(() => {
         socket.on('data', (d) => got.push(d.toString()));
         socket.on('end', () => socket.end('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: x\r\n\r\n'));
@@ -336,7 +338,57 @@ test('an upgrade on a server that listened natively: the socket\'s reads kept fo
     results.push({ got, text });
   }
   assert.deepStrictEqual(results[1], results[0]);
-  assert.deepStrictEqual(results[0].got, ['Socket', null, 'first', 'second']);
+  assert.deepStrictEqual(results[0].got, ['Socket', true, true, null, '127.0.0.1', '127.0.0.1', 'first', 'second']);
+});
+
+// An upgrade (a WebSocket's, ws's way: the listener is there before
+// listen()) and a CONNECT behind a large answer still being written: the
+// connection goes on as a net.Socket once that answer left, and the bytes
+// come in order, as from node:http.
+test('upgrade and CONNECT on a native server: a net.Socket, after the answers before it, as node:http', { skip, timeout: 30000 }, async () => {
+  const big = 'x'.repeat(4 << 20);
+  const results = [];
+  for (const [name, create] of FACES) {
+    const server = create((req, res) => res.end(big));
+    const events = [];
+    const onTunnel = (event) => (req, socket, head) => {
+      events.push(`${event} ${req.url} ${socket instanceof net.Socket} ${head}`);
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n');
+      if (head.length !== 0) socket.write(`echo:${head}`);
+      socket.on('data', (d) => socket.write(`echo:${d}`));
+      socket.on('end', () => socket.end());
+    };
+    server.on('upgrade', onTunnel('upgrade'));
+    server.on('connect', onTunnel('connect'));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    let closedConnections = 0;
+    server.on('connection', (socket) => {
+      if (name === 'native') assert.ok(socket instanceof NativeSocket);
+      socket.on('close', () => closedConnections++);
+    });
+    const texts = [];
+    for (const tunnel of ['GET /ws HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\nhi',
+      'CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\n\r\nhi']) {
+      const client = net.connect(server.address().port, '127.0.0.1');
+      await once(client, 'connect');
+      client.write(`GET /big HTTP/1.1\r\nHost: a\r\n\r\n${tunnel}`);
+      let text = '';
+      client.on('data', (d) => {
+        text += d;
+        if (text.endsWith('echo:hi')) client.end('bye');
+      });
+      await once(client, 'close');
+      texts.push(normalize(text).replace(big, `<${big.length} x>`));
+    }
+    server.close();
+    await once(server, 'close');
+    results.push({ events, texts, closedConnections });
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+  assert.deepStrictEqual(results[0].events, ['upgrade /ws true hi', 'connect a:1 true hi']);
+  assert.match(results[0].texts[0], /<4194304 x>HTTP\/1\.1 101 Switching Protocols\r\n[^]*echo:hiecho:bye$/);
+  assert.strictEqual(results[0].closedConnections, 2);
 });
 
 // Code written for node:net reads a listening server's _handle (supertest
@@ -372,13 +424,25 @@ test('listen() forms, address(), and what takes node:net instead', { skip }, asy
   assert.strictEqual(err.code, 'EADDRINUSE');
   assert.strictEqual(err.syscall, 'listen');
   await new Promise((resolve) => server.close(resolve));
-  // An 'upgrade' listener: node:net.
-  const upgrading = native((req, res) => res.end(req.socket instanceof net.Socket ? 'net' : 'native'));
+  // An 'upgrade' listener: still the native transport (an upgrade goes on
+  // as a net.Socket); a path: node:net.
+  const upgrading = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
   upgrading.on('upgrade', (req, socket) => socket.destroy());
   await new Promise((resolve) => upgrading.listen(0, '127.0.0.1', resolve));
   ({ text } = await exchange(upgrading.address().port, [withClose(GET)], { end: false }));
-  assert.match(text, /net$/);
+  assert.match(text, /native$/);
   await new Promise((resolve) => upgrading.close(resolve));
+  const onPath = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
+  const where = path.join(os.tmpdir(), `llhttp-napi-native-${process.pid}.sock`);
+  await new Promise((resolve) => onPath.listen(where, resolve));
+  text = await new Promise((resolve) => {
+    const client = net.connect(where, () => client.end(withClose(GET)));
+    let got = '';
+    client.on('data', (d) => { got += d; });
+    client.on('close', () => resolve(got));
+  });
+  assert.match(text, /net$/);
+  await new Promise((resolve) => onPath.close(resolve));
   assert.throws(() => ours.createServer({ transport: 'quic' }), { code: 'ERR_INVALID_ARG_VALUE' });
 });
 
