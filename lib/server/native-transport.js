@@ -153,6 +153,7 @@ class NativeSocket extends EventEmitter {
     this.timeout = undefined;    // (as a net.Socket's until setTimeout())
     this.bytesRead = 0;
     this.errored = null;
+    this._didClose = false;
     this._queued = 0;             // bytes the addon has queued
     this._pending = [];           // callbacks of the queued writes, one entry per write
     this._corked = 0;
@@ -172,6 +173,101 @@ class NativeSocket extends EventEmitter {
     this._handedTo = null;        // the net.Socket the connection went on as (kHandOver), or null
     this._handOverWhenFlushed = null;
     this._local = null;           // address() once handed over
+    this._finalBytesWritten = -1; // bytesWritten once the connection is gone
+  }
+
+  // (Its own: the stream classes its prototype chain holds, net.Socket's,
+  // keep these in stream state it does not have.)
+  get readable() {
+    return this._readableSide;
+  }
+
+  set readable(value) {
+    this._readableSide = value;
+  }
+
+  get writable() {
+    return this._writableSide;
+  }
+
+  set writable(value) {
+    this._writableSide = value;
+  }
+
+  get destroyed() {
+    return this._isDestroyed;
+  }
+
+  set destroyed(value) {
+    this._isDestroyed = value;
+  }
+
+  get errored() {
+    return this._error;
+  }
+
+  set errored(value) {
+    this._error = value;
+  }
+
+  get bytesRead() {
+    return this._bytesRead;
+  }
+
+  set bytesRead(value) {
+    this._bytesRead = value;
+  }
+
+  // The bytes handed to write() (written or queued), as node:net counts them.
+  get bytesWritten() {
+    if (this._handedTo !== null) return this._finalBytesWritten + this._handedTo.bytesWritten;
+    return this._finalBytesWritten >= 0 ? this._finalBytesWritten : transport.bytesWritten(this._id);
+  }
+
+  // (node:net's deprecated name for writableLength.)
+  get bufferSize() {
+    return this.writableLength;
+  }
+
+  get closed() {
+    return this._didClose;
+  }
+
+  get localFamily() {
+    return this.address().family;
+  }
+
+  get readableObjectMode() {
+    return false;
+  }
+
+  get writableObjectMode() {
+    return false;
+  }
+
+  get readableEncoding() {
+    return null;
+  }
+
+  get readableAborted() {
+    return this.destroyed && !this._ended;
+  }
+
+  get readableDidRead() {
+    return this.bytesRead > 0;
+  }
+
+  // (EventEmitter's: Readable's versions look after stream state.)
+  removeListener(event, listener) {
+    return EventEmitter.prototype.removeListener.call(this, event, listener);
+  }
+
+  off(event, listener) {
+    return EventEmitter.prototype.removeListener.call(this, event, listener);
+  }
+
+  removeAllListeners(event) {
+    return EventEmitter.prototype.removeAllListeners.apply(this, arguments);
   }
 
   // The bytes handed over and not yet taken by the client.
@@ -234,7 +330,7 @@ class NativeSocket extends EventEmitter {
   }
 
   on(event, listener) {
-    super.on(event, listener);
+    EventEmitter.prototype.on.call(this, event, listener);
     if (event === 'data' && this._held !== null) this.resume();
     return this;
   }
@@ -367,6 +463,7 @@ class NativeSocket extends EventEmitter {
       return this;
     }
     if (this.destroyed) return this;
+    this._finalBytesWritten = transport.bytesWritten(this._id);
     this.destroyed = true;
     this.readable = false;
     this.writable = false;
@@ -388,6 +485,7 @@ class NativeSocket extends EventEmitter {
     }
     this._peerAddress();
     const local = this.address();
+    const written = transport.bytesWritten(this._id);
     const fd = transport.handOver(this._id);
     if (fd < 0) {
       if (!this._paused) transport.readStart(this._id);
@@ -398,11 +496,13 @@ class NativeSocket extends EventEmitter {
     socket.server = socket._server = this.server;
     this._handedTo = socket;
     this._local = local;
+    this._finalBytesWritten = written;
     socket.once('close', (hadError) => this._handedClosed(hadError));
     then(socket);
   }
 
   _handedClosed(hadError) {
+    this._didClose = true;
     this.destroyed = true;
     this.readable = false;
     this.writable = false;
@@ -609,9 +709,12 @@ class NativeSocket extends EventEmitter {
     if (status < 0 || this._ended || this._destroyAfterFinish) this.destroy();
   }
 
-  _closed() {
+  // (`written`: the bytes it was handed, the addon's count.)
+  _closed(written) {
     // (Handed over: the connection goes on, and its close is the net.Socket's.)
     if (this._handedTo !== null) return;
+    this._finalBytesWritten = written;
+    this._didClose = true;
     const waiting = this._handOverWhenFlushed;
     this._handOverWhenFlushed = null;
     if (waiting !== null) waiting(null);
@@ -699,7 +802,7 @@ function dispatch(kind, value, text) {
     case EVENTS.TIMEOUT: this._timedOut(); break;
     case EVENTS.READ_ERROR: this.destroy(systemError(value, 'read')); break;
     case EVENTS.WRITE_ERROR: this.destroy(systemError(value, 'write')); break;
-    case EVENTS.CLOSE: this._closed(); break;
+    case EVENTS.CLOSE: this._closed(value); break;
     case EVENTS.CONNECTION: accepted(this, value); break;
     case EVENTS.ACCEPT_ERROR: this.emit('error', systemError(value, 'accept')); break;
     case EVENTS.SERVER_CLOSE: listenerClosed(this); break;
@@ -859,8 +962,10 @@ function refNative(server, ref) {
 }
 
 // (node:net's name for its class, which `req.socket.constructor.name` and
-// stacks show.)
+// stacks show; and its prototype chain, so that it is an instanceof
+// net.Socket, as diagnostics_channel subscribers and applications check.)
 Object.defineProperty(NativeSocket, 'name', { value: 'Socket' });
+Object.setPrototypeOf(NativeSocket.prototype, net.Socket.prototype);
 
 module.exports = { chooseTransport, available, listenNative, nativeAddress, isListeningNatively, closeNative, refNative,
   NativeSocket };

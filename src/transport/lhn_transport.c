@@ -68,7 +68,7 @@ enum tx_event {
   TX_EVENT_WRITE_ERROR = 6, /* a libuv error code */
   TX_EVENT_FINISHED = 7,    /* the shutdown after the last write: its status */
   TX_EVENT_TIMEOUT = 8,     /* the idle timeout passed */
-  TX_EVENT_CLOSE = 9,       /* the connection's handles are closed */
+  TX_EVENT_CLOSE = 9,       /* the connection's handles are closed: the bytes it was handed to write */
   TX_EVENT_ACCEPT_ERROR = 10, /* on a server: a libuv error code */
   TX_EVENT_SERVER_CLOSE = 11, /* on a server: its handle is closed */
   TX_EVENT_READ_PARSED = 12, /* bytes at the read buffer's start, parsed: the call's text follows */
@@ -107,6 +107,7 @@ typedef struct tx_conn {
   uint64_t timeout_ms;      /* 0: none */
   uint64_t active_at;       /* the loop's time of the last read or write, or of setTimeout() */
   size_t queued;            /* bytes handed to uv_write() not yet written */
+  double handed;            /* bytes handed to write() since accept (socket.bytesWritten) */
   uint32_t parser_id;       /* the parser to parse the next read with, or NO_ID */
   int parse_withdrawn;      /* parseWith(id, -1) during the read's call */
   int closing;
@@ -252,7 +253,7 @@ static void on_conn_part_closed(uv_handle_t *handle) {
   if (--c->parts_open > 0) return;
   tx_state *tx = c->tx;
   if (!tx->tearing_down && c->object != NULL) {
-    dispatch(tx, c->object, c->async, TX_EVENT_CLOSE, 0);
+    dispatch(tx, c->object, c->async, TX_EVENT_CLOSE, c->handed);
     napi_async_destroy(tx->env, c->async);
     napi_delete_reference(tx->env, c->object);
   }
@@ -702,6 +703,7 @@ static napi_value Write(napi_env env, napi_callback_info info) {
     }
     total += bufs[i].len;
   }
+  c->handed += (double)total;
   size_t written = 0;
   if (c->queued == 0 && total > 0) {
     int r = uv_try_write((uv_stream_t *)&c->tcp, bufs, count);
@@ -798,6 +800,16 @@ static napi_value HandOver(napi_env env, napi_callback_info info) {
   uv_read_stop((uv_stream_t *)&c->tcp);
   conn_close(c);
   return number(env, copy);
+}
+
+/* bytesWritten(id): the bytes handed to write() since the connection was
+ * accepted, written or queued (node:net's socket.bytesWritten). */
+static napi_value BytesWritten(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  tx_state *tx = state_of(env, info, &argc, argv);
+  tx_conn *c = tx == NULL || argc < 1 ? NULL : conn_arg(tx, env, argv[0]);
+  return number(env, c == NULL ? 0 : c->handed);
 }
 
 /* setTimeout(id, ms): the idle timeout (0: none), counted from now. */
@@ -921,7 +933,8 @@ napi_status lhn_transport_register(napi_env env, napi_value exports, const lhn_t
       {"closeServer", CloseServer}, {"refServer", RefServer}, {"accept", Accept}, {"callIn", CallIn},
       {"readStart", ReadStart}, {"readStop", ReadStop},   {"write", Write},
       {"parseWith", ParseWith},
-      {"shutdown", Shutdown}, {"close", Close},           {"handOver", HandOver}, {"setTimeout", SetTimeout},
+      {"shutdown", Shutdown}, {"close", Close},           {"handOver", HandOver}, {"bytesWritten", BytesWritten},
+      {"setTimeout", SetTimeout},
       {"setOption", SetOption}, {"peer", Peer},           {"local", Local},
   };
   for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++) {

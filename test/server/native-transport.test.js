@@ -281,6 +281,22 @@ test('prefinish, finish, ticks, microtasks and close in node:http\'s order', { s
   }, ['GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /second HTTP/1.1\r\nHost: x\r\n\r\n']);
 });
 
+// What code reads of a net.Socket: the class, byte counts, the state of
+// both sides and of the socket, before and after it closes.
+test('the socket: an instanceof net.Socket, with its byte counts and state, as node:http\'s', { skip }, async () => {
+  await same({}, (log) => (req, res) => {
+    const socket = req.socket;
+    log.push({ isNetSocket: socket instanceof net.Socket, read: socket.bytesRead, written: socket.bytesWritten,
+      readable: socket.readable, writable: socket.writable, destroyed: socket.destroyed, closed: socket.closed,
+      errored: socket.errored, bufferSize: socket.bufferSize, objectMode: [socket.readableObjectMode, socket.writableObjectMode],
+      encoding: socket.readableEncoding, family: socket.localFamily, name: socket.constructor.name });
+    res.end('answer', () => log.push({ writtenAfter: socket.bytesWritten }));
+    socket.removeAllListeners('nothing');
+    socket.on('close', () => log.push({ closedAfter: socket.closed, destroyedAfter: socket.destroyed,
+      readableAfter: socket.readable, writtenAtClose: socket.bytesWritten }));
+  }, [withClose(POST)], { end: false });
+});
+
 // The idle timeout counts from the latest read: an upload whose pieces come
 // closer together than it never times out, however long it takes; and a
 // timeout set shorter than the one running comes first.
