@@ -49,9 +49,10 @@
 #include "lhn_transport.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <uv.h>
 
 #define TX_READ_BUFFER_SIZE 65536
@@ -795,8 +796,12 @@ static napi_value HandOver(napi_env env, napi_callback_info info) {
   uv_os_fd_t fd;
   int err = uv_fileno((uv_handle_t *)&c->tcp, &fd);
   if (err != 0) return number(env, err);
-  int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  /* (dup() and FIOCLEX rather than fcntl(F_DUPFD_CLOEXEC): a build on a
+   * newer glibc asks for fcntl64@GLIBC_2.28, which the prebuilt binary may
+   * not need, scripts/dev/check-prebuilds.js) */
+  int copy = dup(fd);
   if (copy < 0) return number(env, uv_translate_sys_error(errno));
+  ioctl(copy, FIOCLEX);
   uv_read_stop((uv_stream_t *)&c->tcp);
   conn_close(c);
   return number(env, copy);
