@@ -27,8 +27,8 @@ const diagnostics = require('./diagnostics');
 const errors = require('./errors');
 const { attach, clientError } = require('./loop-events');
 
-const { kAnswered, kAnswerClosed, kClosesConnection, kWritten, kFinished, kDetached, kClosed, kWritable } = seam;
-const { kConnectionsSet, kIncomingMessage, kServerResponse, kConnection, kFlushFailed, kInSocketContext } = seam;
+const { kAnswered, kAnswerClosed, kClosesConnection, kWritten, kAllSent, kFinished, kDetached, kClosed, kWritable } = seam;
+const { kConnectionsSet, kIncomingMessage, kServerResponse, kConnection, kFlushFailed, kInSocketContext, kIdleTimer } = seam;
 
 const plainEmit = EventEmitter.prototype.emit;
 const MAX_HEADER_PAIRS = 2000; // node:http's, unless maxHeadersCount says otherwise
@@ -243,7 +243,8 @@ class Connection extends AsyncResource {
       socket.write(chunks[i], chunks[i + 1], i === lastAt ? this.afterLastWrite : chunks[i + 2]);
     }
     socket.uncork();
-    if (!socket.writableNeedDrain) nextTick(nowWritable, res);
+    if (entry.ended) res[kAllSent]();
+    else if (!socket.writableNeedDrain) nextTick(nowWritable, res);
     this.resumeIfDrained();
   }
 
@@ -380,10 +381,11 @@ let kSocketTimer = Symbol('no socket timer yet');
 // The timer socket.setTimeout() just made, with the loop's expiry handler
 // (the keep-alive timer's), or null when the socket has none we know.
 function adoptTimer(socket) {
-  let timer = socket[kSocketTimer];
+  let timer = socket[kIdleTimer];
+  if (timer === undefined) timer = socket[kSocketTimer];
   if (timer === undefined) {
-    // (A socket of the native transport has no net timer: its timeout is
-    // the addon's, and a search of its properties at each request is dear.)
+    // (A socket that is not node:net's has no net timer, and a search of
+    // its properties at each request is dear.)
     if (socket[kOwnReads] !== undefined) return null;
     const symbol = Object.getOwnPropertySymbols(socket).find((s) => s.description === 'timeout');
     if (symbol === undefined) return null;

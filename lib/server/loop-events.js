@@ -21,6 +21,7 @@ const { kOwnReads } = require('../read-path');
 const { kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kOnExecute } = HTTPParser;
 const { kOpenRequest, kBodyChunk, kBodyEnd, kOpenResponse, kWritable } = seam;
 const { kConnection, kConnectionsSet, kIncomingMessage, kServerResponse, kDumpedAtOnce, kOptimizeEmptyRequests } = seam;
+const { kHandOver } = seam;
 
 const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 
@@ -242,12 +243,24 @@ function upgrade(conn, req, ret, data) {
   const bytes = data || conn.parser.getCurrentBuffer();
   detach(conn);
   const eventName = req.method === 'CONNECT' ? 'connect' : 'upgrade';
-  if (server.listenerCount(eventName) > 0) {
-    socket.readableFlowing = null;
-    server.emit(eventName, req, socket, bytes.subarray(ret));
-  } else {
+  if (server.listenerCount(eventName) === 0) {
     socket.destroy();
+  } else if (socket[kHandOver] === undefined) {
+    emitUpgrade(server, eventName, req, socket, bytes.subarray(ret));
+  } else {
+    // (A socket of the native transport: the connection goes on as a
+    // net.Socket of node's, which the request names from then on.)
+    const head = bytes.subarray(ret);
+    socket[kHandOver]((handed) => {
+      if (handed !== null) req.socket = handed;
+      emitUpgrade(server, eventName, req, handed || socket, head);
+    });
   }
+}
+
+function emitUpgrade(server, eventName, req, socket, head) {
+  socket.readableFlowing = null;
+  server.emit(eventName, req, socket, head);
 }
 
 // Someone else listens to the socket's reads ('data' or 'readable'): the

@@ -20,9 +20,9 @@
 // in the addon, whose count is the socket's writableLength.
 //
 // What it does not cover yet takes node:net for that server, decided at
-// listen(): TLS, a path / fd / handle / signal, a cluster worker, a server
-// with 'upgrade' or 'connect' listeners, a build without the transport
-// (docs/server.md, "The native transport").
+// listen(): TLS, a path / fd / handle / signal, a cluster worker, a build
+// without the transport (docs/server.md, "The native transport"). An
+// upgrade or a CONNECT hands its connection over to a net.Socket of node's.
 
 const { EventEmitter } = require('node:events');
 const { builtinModule } = require('../builtin-modules');
@@ -32,7 +32,7 @@ const util = require('node:util');
 const binding = require('../native');
 const hooks = require('../parser-hooks');
 const { kOwnReads, kWithdrawParse, nextReadParser } = require('../read-path');
-const { kInSocketContext } = require('./seam');
+const { kInSocketContext, kIdleTimer, kHandOver } = require('./seam');
 
 const transport = binding.transport;
 const EVENTS = transport === undefined ? {} : transport.events;
@@ -118,6 +118,23 @@ function kindOf(data, encoding) {
   return -1;
 }
 
+// A NativeSocket's idle timeout, as the connection loop handles node:net's
+// timer of a socket: the addon counts it from each read and write, and
+// setTimeout() makes another (the one before reads -1).
+class IdleTimer {
+  constructor(msecs) {
+    this._idleTimeout = msecs;
+    this._onTimeout = null;       // what replaces the socket's 'timeout', (...this._timerArgs)
+    this._timerArgs = undefined;
+  }
+
+  // (The addon counts the timeout again from each read and write: the
+  // loop refreshes it right after a response's last write.)
+  refresh() {
+    return this;
+  }
+}
+
 // A connection of the addon's with what the loop, the messages and most
 // servers use of a net.Socket (stage 2 of issue 46 completes it).
 class NativeSocket extends EventEmitter {
@@ -136,6 +153,7 @@ class NativeSocket extends EventEmitter {
     this.timeout = undefined;    // (as a net.Socket's until setTimeout())
     this.bytesRead = 0;
     this.errored = null;
+    this._didClose = false;
     this._queued = 0;             // bytes the addon has queued
     this._pending = [];           // callbacks of the queued writes, one entry per write
     this._corked = 0;
@@ -151,6 +169,105 @@ class NativeSocket extends EventEmitter {
     this._heldBytes = 0;
     this._destroyAfterFinish = false;
     this._peer = null;
+    this[kIdleTimer] = null;
+    this._handedTo = null;        // the net.Socket the connection went on as (kHandOver), or null
+    this._handOverWhenFlushed = null;
+    this._local = null;           // address() once handed over
+    this._finalBytesWritten = -1; // bytesWritten once the connection is gone
+  }
+
+  // (Its own: the stream classes its prototype chain holds, net.Socket's,
+  // keep these in stream state it does not have.)
+  get readable() {
+    return this._readableSide;
+  }
+
+  set readable(value) {
+    this._readableSide = value;
+  }
+
+  get writable() {
+    return this._writableSide;
+  }
+
+  set writable(value) {
+    this._writableSide = value;
+  }
+
+  get destroyed() {
+    return this._isDestroyed;
+  }
+
+  set destroyed(value) {
+    this._isDestroyed = value;
+  }
+
+  get errored() {
+    return this._error;
+  }
+
+  set errored(value) {
+    this._error = value;
+  }
+
+  get bytesRead() {
+    return this._bytesRead;
+  }
+
+  set bytesRead(value) {
+    this._bytesRead = value;
+  }
+
+  // The bytes handed to write() (written or queued), as node:net counts them.
+  get bytesWritten() {
+    if (this._handedTo !== null) return this._finalBytesWritten + this._handedTo.bytesWritten;
+    return this._finalBytesWritten >= 0 ? this._finalBytesWritten : transport.bytesWritten(this._id);
+  }
+
+  // (node:net's deprecated name for writableLength.)
+  get bufferSize() {
+    return this.writableLength;
+  }
+
+  get closed() {
+    return this._didClose;
+  }
+
+  get localFamily() {
+    return this.address().family;
+  }
+
+  get readableObjectMode() {
+    return false;
+  }
+
+  get writableObjectMode() {
+    return false;
+  }
+
+  get readableEncoding() {
+    return null;
+  }
+
+  get readableAborted() {
+    return this.destroyed && !this._ended;
+  }
+
+  get readableDidRead() {
+    return this.bytesRead > 0;
+  }
+
+  // (EventEmitter's: Readable's versions look after stream state.)
+  removeListener(event, listener) {
+    return EventEmitter.prototype.removeListener.call(this, event, listener);
+  }
+
+  off(event, listener) {
+    return EventEmitter.prototype.removeListener.call(this, event, listener);
+  }
+
+  removeAllListeners(event) {
+    return EventEmitter.prototype.removeAllListeners.apply(this, arguments);
   }
 
   // The bytes handed over and not yet taken by the client.
@@ -213,7 +330,7 @@ class NativeSocket extends EventEmitter {
   }
 
   on(event, listener) {
-    super.on(event, listener);
+    EventEmitter.prototype.on.call(this, event, listener);
     if (event === 'data' && this._held !== null) this.resume();
     return this;
   }
@@ -233,6 +350,7 @@ class NativeSocket extends EventEmitter {
   }
 
   write(data, encoding, callback) {
+    if (this._handedTo !== null) return this._handedTo.write(data, encoding, callback);
     if (typeof encoding === 'function') {
       callback = encoding;
       encoding = undefined;
@@ -306,6 +424,10 @@ class NativeSocket extends EventEmitter {
   }
 
   end(data, encoding, callback) {
+    if (this._handedTo !== null) {
+      this._handedTo.end(data, encoding, callback);
+      return this;
+    }
     if (typeof data === 'function') {
       callback = data;
       data = undefined;
@@ -336,13 +458,56 @@ class NativeSocket extends EventEmitter {
   }
 
   destroy(err) {
+    if (this._handedTo !== null) {
+      this._handedTo.destroy(err);
+      return this;
+    }
     if (this.destroyed) return this;
+    this._finalBytesWritten = transport.bytesWritten(this._id);
     this.destroyed = true;
     this.readable = false;
     this.writable = false;
     if (err) this.errored = err;
     transport.close(this._id);
     return this;
+  }
+
+  // An upgrade or a CONNECT: the connection goes on as a net.Socket of
+  // node's over a copy of its descriptor (once what is queued is written:
+  // meanwhile nothing is read), which this socket stands for from then on:
+  // its 'close' is this one's, and end(), destroy() and write() go to it.
+  [kHandOver](then) {
+    if (this.destroyed) return then(null);
+    transport.readStop(this._id);
+    if (this._queued > 0) {
+      this._handOverWhenFlushed = then;
+      return;
+    }
+    this._peerAddress();
+    const local = this.address();
+    const written = transport.bytesWritten(this._id);
+    const fd = transport.handOver(this._id);
+    if (fd < 0) {
+      if (!this._paused) transport.readStart(this._id);
+      return then(null);
+    }
+    // (As node:http's server makes its sockets: half-open allowed.)
+    const socket = new net.Socket({ fd, readable: true, writable: true, allowHalfOpen: true });
+    socket.server = socket._server = this.server;
+    this._handedTo = socket;
+    this._local = local;
+    this._finalBytesWritten = written;
+    socket.once('close', (hadError) => this._handedClosed(hadError));
+    then(socket);
+  }
+
+  _handedClosed(hadError) {
+    this._didClose = true;
+    this.destroyed = true;
+    this.readable = false;
+    this.writable = false;
+    this.emit('close', hadError);
+    socketGone(this.server, this);
   }
 
   [kInSocketContext](fn, arg) {
@@ -390,6 +555,9 @@ class NativeSocket extends EventEmitter {
       throw err;
     }
     this.timeout = ms;
+    const previous = this[kIdleTimer];
+    if (previous !== null) previous._idleTimeout = -1;
+    this[kIdleTimer] = ms > 0 ? new IdleTimer(ms) : null;
     if (!this.destroyed) transport.setTimeout(this._id, ms);
     if (typeof callback === 'function') {
       if (ms === 0) this.removeListener('timeout', callback);
@@ -400,6 +568,18 @@ class NativeSocket extends EventEmitter {
 
   // (The addon restarts the timeout at each read and write itself.)
   _unrefTimer() {}
+
+  // The idle timeout passed: its timer's handler (the loop's), else 'timeout'.
+  _timedOut() {
+    const timer = this[kIdleTimer];
+    if (timer !== null && timer._onTimeout !== null) Reflect.apply(timer._onTimeout, timer, timer._timerArgs || []);
+    else this._onTimeout();
+  }
+
+  // (node:net's name: what a timer's handler calls for the socket to time out.)
+  _onTimeout() {
+    this.emit('timeout');
+  }
 
   setNoDelay(noDelay = true) {
     if (!this.destroyed) transport.setOption(this._id, 1, Boolean(noDelay), 0);
@@ -420,6 +600,7 @@ class NativeSocket extends EventEmitter {
   }
 
   address() {
+    if (this._handedTo !== null) return this._local;
     const local = this.destroyed ? undefined : transport.local(this._id);
     return local === undefined ? {} : { address: local[0], family: `IPv${local[1]}`, port: local[2] };
   }
@@ -503,6 +684,11 @@ class NativeSocket extends EventEmitter {
       this._needDrain = false;
       this.emit('drain');
     }
+    const then = this._handOverWhenFlushed;
+    if (queued === 0 && then !== null) {
+      this._handOverWhenFlushed = null;
+      this[kHandOver](then);
+    }
   }
 
   _readEnded() {
@@ -523,7 +709,15 @@ class NativeSocket extends EventEmitter {
     if (status < 0 || this._ended || this._destroyAfterFinish) this.destroy();
   }
 
-  _closed() {
+  // (`written`: the bytes it was handed, the addon's count.)
+  _closed(written) {
+    // (Handed over: the connection goes on, and its close is the net.Socket's.)
+    if (this._handedTo !== null) return;
+    this._finalBytesWritten = written;
+    this._didClose = true;
+    const waiting = this._handOverWhenFlushed;
+    this._handOverWhenFlushed = null;
+    if (waiting !== null) waiting(null);
     this.destroyed = true;
     this.readable = false;
     this.writable = false;
@@ -605,10 +799,10 @@ function dispatch(kind, value, text) {
     case EVENTS.WRITTEN: this._written(value); break;
     case EVENTS.END: this._readEnded(); break;
     case EVENTS.FINISHED: this._writeFinished(value); break;
-    case EVENTS.TIMEOUT: this.emit('timeout'); break;
+    case EVENTS.TIMEOUT: this._timedOut(); break;
     case EVENTS.READ_ERROR: this.destroy(systemError(value, 'read')); break;
     case EVENTS.WRITE_ERROR: this.destroy(systemError(value, 'write')); break;
-    case EVENTS.CLOSE: this._closed(); break;
+    case EVENTS.CLOSE: this._closed(value); break;
     case EVENTS.CONNECTION: accepted(this, value); break;
     case EVENTS.ACCEPT_ERROR: this.emit('error', systemError(value, 'accept')); break;
     case EVENTS.SERVER_CLOSE: listenerClosed(this); break;
@@ -689,10 +883,7 @@ function tcpTarget(args) {
 // listen(...args) on the native transport when the server chose it and it
 // covers the case; returns false for node:net to take it.
 function listenNative(server, args) {
-  if (!server[kTransportChoice] || !available() || process.env.NODE_UNIQUE_ID !== undefined ||
-      server.listenerCount('upgrade') > 0 || server.listenerCount('connect') > 0) {
-    return false;
-  }
+  if (!server[kTransportChoice] || !available() || process.env.NODE_UNIQUE_ID !== undefined) return false;
   const target = tcpTarget(args);
   if (target === null) return false;
   const previous = server[kNativeServer];
@@ -771,8 +962,10 @@ function refNative(server, ref) {
 }
 
 // (node:net's name for its class, which `req.socket.constructor.name` and
-// stacks show.)
+// stacks show; and its prototype chain, so that it is an instanceof
+// net.Socket, as diagnostics_channel subscribers and applications check.)
 Object.defineProperty(NativeSocket, 'name', { value: 'Socket' });
+Object.setPrototypeOf(NativeSocket.prototype, net.Socket.prototype);
 
 module.exports = { chooseTransport, available, listenNative, nativeAddress, isListeningNatively, closeNative, refNative,
   NativeSocket };

@@ -18,8 +18,8 @@ const { OutgoingHead, isNonAscii } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
 const { httpObserved, finishRequestEntry } = require('./performance');
-const { kOpenResponse, kClosesConnection, kWritten, kFlushFailed, kFinished, kDetached, kClosed, kWritable } =
-  require('./seam');
+const { kOpenResponse, kClosesConnection, kWritten, kFlushFailed, kAllSent, kFinished, kDetached, kClosed,
+  kWritable } = require('./seam');
 
 const CRLF = '\r\n';
 
@@ -373,6 +373,7 @@ class ServerResponse extends OutgoingHead {
     }
     // (The end releases every cork of the response, as node:http's.)
     if (this._corked !== 0) this._releaseCorks();
+    if (this._loop.isTurnOf(this)) this[kAllSent]();
     if (httpObserved()) finishRequestEntry(this);
     return this;
   }
@@ -485,6 +486,12 @@ class ServerResponse extends OutgoingHead {
       for (let i = 0; i < callbacks.length; i++) callbacks[i](err);
     }
     return true;
+  }
+
+  // ('prefinish': node:http's, when an ended response's bytes have all been
+  // handed to its socket, at end() or when its turn comes.)
+  [kAllSent]() {
+    this.emit('prefinish');
   }
 
   [kFinished]() {

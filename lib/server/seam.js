@@ -14,6 +14,16 @@ module.exports = {
   // socket that has no handle of node's (the native transport's), so that
   // what its connection makes there is triggered by it; undefined on others.
   kInSocketContext: Symbol('llhttp-napi/server in the socket\'s context'),
+  // socket[kIdleTimer]: on a socket whose idle timeout is not node:net's
+  // (the native transport's), the timer its last setTimeout() made, as the
+  // loop uses net's: { _idleTimeout, _onTimeout, _timerArgs, refresh() }
+  // (null: none); undefined on others.
+  kIdleTimer: Symbol('llhttp-napi/server idle timer'),
+  // socket[kHandOver](then): on a socket that is not node:net's (the native
+  // transport's), an upgrade or CONNECT: then(socket), a net.Socket over the
+  // same connection (this one stands for it from then on), or then(null)
+  // when it cannot be handed over; undefined on others.
+  kHandOver: Symbol('llhttp-napi/server hand over'),
   // socket[kConnection], parser[kConnection]: the connection's loop.
   kConnection: Symbol('llhttp-napi/server connection'),
   // server[kConnectionsSet]: its open connections (the timeout checker,
@@ -67,6 +77,9 @@ module.exports = {
   // res[kFlushFailed](err) -> true: its last bytes could not be written and
   // it does not finish; false: it finishes anyway (the line's rule).
   kFlushFailed: Symbol('llhttp-napi/server flush failed'),
+  // res[kAllSent](): its turn came after end(): all its bytes went to the
+  // socket ('prefinish').
+  kAllSent: Symbol('llhttp-napi/server all sent'),
   // res[kFinished](): after that, 'finish' (to the handler's listeners).
   kFinished: Symbol('llhttp-napi/server finished'),
   // res[kDetached](): its turn is over ('finish' came): socket is null.

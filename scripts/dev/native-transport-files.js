@@ -12,9 +12,7 @@ const { spawnSync } = require('node:child_process');
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIR = 'test/server';
 
-const NOT_YET = new Map([
-  ['diagnostics.test.js', "the channels' socket is not yet an instanceof net.Socket (stage 2)"],
-]);
+const NOT_YET = new Map([]);
 
 function nativeTransportFiles() {
   return fs.readdirSync(path.join(ROOT, DIR))

@@ -31,7 +31,12 @@
  *   on request (uv_read_stop / uv_read_start).
  * - Each connection has one libuv timer, its idle timeout (socket.setTimeout:
  *   keepAliveTimeout between requests, the server's timeout during one),
- *   restarted by each read and write as node:net's is.
+ *   restarted by each read and write as node:net's is. A read or a write
+ *   only notes the loop's time: the timer, once started, runs to its due
+ *   time and, if the connection was busy since, starts again for what is
+ *   left, so that a request does not stop and start a timer of libuv's.
+ *   Setting a shorter timeout starts it again at once; none (0) leaves it
+ *   to find that when it is due.
  * - The calls into JavaScript go through one function (init()'s dispatch),
  *   called on the server or the connection's object with an event kind
  *   (TX_EVENT_*, exported as `events`), one number and, for a parsed read,
@@ -43,8 +48,11 @@
 #endif
 #include "lhn_transport.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <uv.h>
 
 #define TX_READ_BUFFER_SIZE 65536
@@ -61,7 +69,7 @@ enum tx_event {
   TX_EVENT_WRITE_ERROR = 6, /* a libuv error code */
   TX_EVENT_FINISHED = 7,    /* the shutdown after the last write: its status */
   TX_EVENT_TIMEOUT = 8,     /* the idle timeout passed */
-  TX_EVENT_CLOSE = 9,       /* the connection's handles are closed */
+  TX_EVENT_CLOSE = 9,       /* the connection's handles are closed: the bytes it was handed to write */
   TX_EVENT_ACCEPT_ERROR = 10, /* on a server: a libuv error code */
   TX_EVENT_SERVER_CLOSE = 11, /* on a server: its handle is closed */
   TX_EVENT_READ_PARSED = 12, /* bytes at the read buffer's start, parsed: the call's text follows */
@@ -98,7 +106,9 @@ typedef struct tx_conn {
   napi_async_context async;
   uint32_t id;
   uint64_t timeout_ms;      /* 0: none */
+  uint64_t active_at;       /* the loop's time of the last read or write, or of setTimeout() */
   size_t queued;            /* bytes handed to uv_write() not yet written */
+  double handed;            /* bytes handed to write() since accept (socket.bytesWritten) */
   uint32_t parser_id;       /* the parser to parse the next read with, or NO_ID */
   int parse_withdrawn;      /* parseWith(id, -1) during the read's call */
   int closing;
@@ -219,15 +229,24 @@ static void dispatch_read(tx_conn *c, ssize_t nread) {
 
 /* ---- connections ------------------------------------------------------------ */
 
-static void conn_refresh(tx_conn *c);
-
 static void on_timeout(uv_timer_t *timer) {
   tx_conn *c = timer->data;
-  if (!c->closing) dispatch(c->tx, c->object, c->async, TX_EVENT_TIMEOUT, 0);
+  if (c->closing || c->timeout_ms == 0) return;
+  uint64_t idle = uv_now(c->tx->loop) - c->active_at;
+  if (idle < c->timeout_ms) {
+    uv_timer_start(&c->timer, on_timeout, c->timeout_ms - idle, 0);
+    return;
+  }
+  dispatch(c->tx, c->object, c->async, TX_EVENT_TIMEOUT, 0);
 }
 
+/* A read or a write: the idle timeout counts from now (started again if it
+ * fired, or was set while stopped). */
 static void conn_refresh(tx_conn *c) {
-  if (c->timeout_ms != 0 && !c->closing) uv_timer_start(&c->timer, on_timeout, c->timeout_ms, 0);
+  c->active_at = uv_now(c->tx->loop);
+  if (c->timeout_ms != 0 && !c->closing && !uv_is_active((uv_handle_t *)&c->timer)) {
+    uv_timer_start(&c->timer, on_timeout, c->timeout_ms, 0);
+  }
 }
 
 static void on_conn_part_closed(uv_handle_t *handle) {
@@ -235,7 +254,7 @@ static void on_conn_part_closed(uv_handle_t *handle) {
   if (--c->parts_open > 0) return;
   tx_state *tx = c->tx;
   if (!tx->tearing_down && c->object != NULL) {
-    dispatch(tx, c->object, c->async, TX_EVENT_CLOSE, 0);
+    dispatch(tx, c->object, c->async, TX_EVENT_CLOSE, c->handed);
     napi_async_destroy(tx->env, c->async);
     napi_delete_reference(tx->env, c->object);
   }
@@ -685,6 +704,7 @@ static napi_value Write(napi_env env, napi_callback_info info) {
     }
     total += bufs[i].len;
   }
+  c->handed += (double)total;
   size_t written = 0;
   if (c->queued == 0 && total > 0) {
     int r = uv_try_write((uv_stream_t *)&c->tcp, bufs, count);
@@ -760,7 +780,44 @@ static napi_value Close(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* setTimeout(id, ms): the idle timeout (0: none), from now. */
+/* handOver(id): the connection's socket for a net.Socket of node's (an
+ * upgrade, a CONNECT): a copy of its descriptor, made when nothing is queued
+ * to write; the connection stops reading (what the peer sends next stays in
+ * the kernel for the new owner) and closes here, which closes only this
+ * descriptor: TX_EVENT_CLOSE follows. Returns the copy, or a libuv error
+ * code (UV_EBUSY: writes still queued). */
+static napi_value HandOver(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  tx_state *tx = state_of(env, info, &argc, argv);
+  tx_conn *c = tx == NULL || argc < 1 ? NULL : conn_arg(tx, env, argv[0]);
+  if (c == NULL || c->closing) return number(env, UV_EBADF);
+  if (c->queued > 0) return number(env, UV_EBUSY);
+  uv_os_fd_t fd;
+  int err = uv_fileno((uv_handle_t *)&c->tcp, &fd);
+  if (err != 0) return number(env, err);
+  /* (dup() and FIOCLEX rather than fcntl(F_DUPFD_CLOEXEC): a build on a
+   * newer glibc asks for fcntl64@GLIBC_2.28, which the prebuilt binary may
+   * not need, scripts/dev/check-prebuilds.js) */
+  int copy = dup(fd);
+  if (copy < 0) return number(env, uv_translate_sys_error(errno));
+  ioctl(copy, FIOCLEX);
+  uv_read_stop((uv_stream_t *)&c->tcp);
+  conn_close(c);
+  return number(env, copy);
+}
+
+/* bytesWritten(id): the bytes handed to write() since the connection was
+ * accepted, written or queued (node:net's socket.bytesWritten). */
+static napi_value BytesWritten(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  tx_state *tx = state_of(env, info, &argc, argv);
+  tx_conn *c = tx == NULL || argc < 1 ? NULL : conn_arg(tx, env, argv[0]);
+  return number(env, c == NULL ? 0 : c->handed);
+}
+
+/* setTimeout(id, ms): the idle timeout (0: none), counted from now. */
 static napi_value SetTimeout(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
@@ -769,8 +826,13 @@ static napi_value SetTimeout(napi_env env, napi_callback_info info) {
   double ms = 0;
   if (c == NULL || napi_get_value_double(env, argv[1], &ms) != napi_ok) return NULL;
   c->timeout_ms = ms > 0 ? (uint64_t)ms : 0;
-  if (c->timeout_ms == 0) uv_timer_stop(&c->timer);
-  else conn_refresh(c);
+  c->active_at = uv_now(tx->loop);
+  /* (A timer due later than the new timeout starts again; one due sooner
+   * finds what is left when it fires.) */
+  if (c->timeout_ms != 0 && !c->closing &&
+      (!uv_is_active((uv_handle_t *)&c->timer) || uv_timer_get_due_in(&c->timer) > c->timeout_ms)) {
+    uv_timer_start(&c->timer, on_timeout, c->timeout_ms, 0);
+  }
   return NULL;
 }
 
@@ -876,7 +938,8 @@ napi_status lhn_transport_register(napi_env env, napi_value exports, const lhn_t
       {"closeServer", CloseServer}, {"refServer", RefServer}, {"accept", Accept}, {"callIn", CallIn},
       {"readStart", ReadStart}, {"readStop", ReadStop},   {"write", Write},
       {"parseWith", ParseWith},
-      {"shutdown", Shutdown}, {"close", Close},           {"setTimeout", SetTimeout},
+      {"shutdown", Shutdown}, {"close", Close},           {"handOver", HandOver}, {"bytesWritten", BytesWritten},
+      {"setTimeout", SetTimeout},
       {"setOption", SetOption}, {"peer", Peer},           {"local", Local},
   };
   for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++) {

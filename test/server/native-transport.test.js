@@ -10,6 +10,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
 const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
 const { once } = require('node:events');
 const { Worker } = require('node:worker_threads');
@@ -57,6 +58,27 @@ test('keep-alive GET and POST, sized and chunked, one by one and pipelined, as n
   const pieces = [];
   for (let i = 0; i < all.length; i += 7) pieces.push(all.slice(i, i + 7));
   await same({}, echoHandler, pieces, { end: false });
+});
+
+// A head that shares its write with the body: node:http encodes it as the
+// body's string is (a value's bytes above 127 as UTF-8 before a UTF-8
+// body, as latin1 before a latin1 one or bytes), whatever the body.
+test('a head with bytes above 127 before each kind of body, written as node:http writes it', { skip }, async () => {
+  const bodies = { '/utf8': ['h\u00e9llo \u65e5\u672c', 'utf8'], '/latin1': ['caf\u00e9', 'latin1'],
+    '/bytes': [Buffer.from([0xc3, 0xa9, 0x00, 0xff]), undefined], '/hex': ['c3a9ff', 'hex'],
+    '/ascii': ['plain', undefined] };
+  const handler = () => (req, res) => {
+    const [body, encoding] = bodies[req.url];
+    res.statusMessage = 'Tr\u00e8s bien';
+    res.setHeader('X-Name', 'caf\u00e9 \u00ff\u0080');
+    res.setHeader('Content-Length', Buffer.byteLength(body, encoding));
+    res.end(body, encoding);
+  };
+  const pieces = Object.keys(bodies).map((url) => `GET ${url} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  pieces[pieces.length - 1] = withClose(pieces[pieces.length - 1]);
+  const r = await same({}, handler, pieces, { end: false, gapMs: 10 });
+  assert.ok(r.text.includes(Buffer.from('X-Name: caf\u00e9 \u00ff\u0080', 'utf8').toString('latin1')));
+  assert.ok(r.text.includes('X-Name: caf\u00e9 \u00ff\u0080'));
 });
 
 test('strings of every width, alone and corked, written as node:http writes them', { skip }, async () => {
@@ -223,6 +245,85 @@ test('keepAliveTimeout closes an idle connection, timeout reaches the handler, a
   }, [withClose(GET)], { end: false }, (server) => server.setTimeout(150));
 });
 
+// What runs after an answer's last write, and in which order: 'prefinish'
+// once its bytes all went to the socket, 'finish', then the answer's and
+// the request's 'close' on a later tick, and what the handler's listeners
+// queued between them, with and without an end() callback or a request
+// body read, and pipelined.
+test('prefinish, finish, ticks, microtasks and close in node:http\'s order', { skip }, async () => {
+  await same({}, (log) => (req, res) => {
+    const note = (what) => log.push(`${req.url} ${what} closed=${res.closed}`);
+    res.on('finish', () => {
+      note('finish');
+      process.nextTick(() => note('tick after finish'));
+      queueMicrotask(() => note('microtask after finish'));
+      setImmediate(() => note('immediate after finish'));
+    });
+    res.on('close', () => {
+      note('close');
+      process.nextTick(() => note('tick after close'));
+    });
+    req.on('close', () => note('request close'));
+    if (req.url === '/prefinish') res.on('prefinish', () => process.nextTick(() => note('tick after prefinish')));
+    if (req.url === '/body') req.on('data', () => note('data'));
+    if (req.url === '/callback') res.end('x', () => process.nextTick(() => note('tick after the end callback')));
+    else res.end('x');
+  }, ['GET /plain HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /callback HTTP/1.1\r\nHost: x\r\n\r\n',
+    'GET /prefinish HTTP/1.1\r\nHost: x\r\n\r\n', 'POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nab'],
+  { gapMs: 30 });
+  // (Pipelined: the second answer ends before its turn; 'prefinish' when it comes.)
+  await same({}, (log) => (req, res) => {
+    res.on('prefinish', () => log.push(`${req.url} prefinish`));
+    res.on('finish', () => log.push(`${req.url} finish`));
+    if (req.url === '/first') setTimeout(() => res.end('1'), 30);
+    else res.end('2');
+    log.push(`${req.url} ended`);
+  }, ['GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /second HTTP/1.1\r\nHost: x\r\n\r\n']);
+});
+
+// What code reads of a net.Socket: the class, byte counts, the state of
+// both sides and of the socket, before and after it closes.
+test('the socket: an instanceof net.Socket, with its byte counts and state, as node:http\'s', { skip }, async () => {
+  await same({}, (log) => (req, res) => {
+    const socket = req.socket;
+    log.push({ isNetSocket: socket instanceof net.Socket, read: socket.bytesRead, written: socket.bytesWritten,
+      readable: socket.readable, writable: socket.writable, destroyed: socket.destroyed, closed: socket.closed,
+      errored: socket.errored, bufferSize: socket.bufferSize, objectMode: [socket.readableObjectMode, socket.writableObjectMode],
+      encoding: socket.readableEncoding, family: socket.localFamily, name: socket.constructor.name });
+    res.end('answer', () => log.push({ writtenAfter: socket.bytesWritten }));
+    socket.removeAllListeners('nothing');
+    socket.on('close', () => log.push({ closedAfter: socket.closed, destroyedAfter: socket.destroyed,
+      readableAfter: socket.readable, writtenAtClose: socket.bytesWritten }));
+  }, [withClose(POST)], { end: false });
+});
+
+// The idle timeout counts from the latest read: an upload whose pieces come
+// closer together than it never times out, however long it takes; and a
+// timeout set shorter than the one running comes first.
+test('the idle timeout counts from each read, and a shorter one set later comes first, as node:http', { skip }, async () => {
+  const slowBody = ['POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n', '1', '2', '3', '4', '5'];
+  await same({}, (log) => (req, res) => {
+    const started = Date.now();
+    req.socket.on('timeout', () => log.push('socket timeout'));
+    let body = '';
+    req.on('data', (d) => {
+      body += d;
+    });
+    req.on('end', () => {
+      log.push(`body ${body}, ${Date.now() - started >= 400 ? 'after' : 'before'} the timeout's time twice`);
+      res.end('took');
+    });
+  }, slowBody, { gapMs: 100 }, (server) => server.setTimeout(200));
+  await same({}, (log) => (req, res) => {
+    const started = Date.now();
+    req.socket.setTimeout(3000);
+    req.socket.setTimeout(150, () => {
+      log.push(`timeout ${Date.now() - started < 1500 ? 'at the shorter' : 'at the longer'}`);
+      res.end('late');
+    });
+  }, [withClose(GET)], { end: false });
+});
+
 // An 'upgrade' listener added after listen() (the server listened natively):
 // the socket comes as node:http's does (readableFlowing null), its later
 // reads kept until the listener reads them, the peer's end after them.
@@ -234,7 +335,8 @@ test('an upgrade on a server that listened natively: the socket\'s reads kept fo
     await once(server, 'listening');
     const got = [];
     server.on('upgrade', (req, socket, head) => {
-      got.push(socket.constructor.name, socket.readableFlowing, head.toString());
+      got.push(socket.constructor.name, socket instanceof net.Socket, req.socket === socket, socket.readableFlowing,
+        socket.remoteAddress, socket.address().address, head.toString());
       setTimeout(() => {
         socket.on('data', (d) => got.push(d.toString()));
         socket.on('end', () => socket.end('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: x\r\n\r\n'));
@@ -252,7 +354,57 @@ test('an upgrade on a server that listened natively: the socket\'s reads kept fo
     results.push({ got, text });
   }
   assert.deepStrictEqual(results[1], results[0]);
-  assert.deepStrictEqual(results[0].got, ['Socket', null, 'first', 'second']);
+  assert.deepStrictEqual(results[0].got, ['Socket', true, true, null, '127.0.0.1', '127.0.0.1', 'first', 'second']);
+});
+
+// An upgrade (a WebSocket's, ws's way: the listener is there before
+// listen()) and a CONNECT behind a large answer still being written: the
+// connection goes on as a net.Socket once that answer left, and the bytes
+// come in order, as from node:http.
+test('upgrade and CONNECT on a native server: a net.Socket, after the answers before it, as node:http', { skip, timeout: 30000 }, async () => {
+  const big = 'x'.repeat(4 << 20);
+  const results = [];
+  for (const [name, create] of FACES) {
+    const server = create((req, res) => res.end(big));
+    const events = [];
+    const onTunnel = (event) => (req, socket, head) => {
+      events.push(`${event} ${req.url} ${socket instanceof net.Socket} ${head}`);
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n');
+      if (head.length !== 0) socket.write(`echo:${head}`);
+      socket.on('data', (d) => socket.write(`echo:${d}`));
+      socket.on('end', () => socket.end());
+    };
+    server.on('upgrade', onTunnel('upgrade'));
+    server.on('connect', onTunnel('connect'));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    let closedConnections = 0;
+    server.on('connection', (socket) => {
+      if (name === 'native') assert.ok(socket instanceof NativeSocket);
+      socket.on('close', () => closedConnections++);
+    });
+    const texts = [];
+    for (const tunnel of ['GET /ws HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\nhi',
+      'CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\n\r\nhi']) {
+      const client = net.connect(server.address().port, '127.0.0.1');
+      await once(client, 'connect');
+      client.write(`GET /big HTTP/1.1\r\nHost: a\r\n\r\n${tunnel}`);
+      let text = '';
+      client.on('data', (d) => {
+        text += d;
+        if (text.endsWith('echo:hi')) client.end('bye');
+      });
+      await once(client, 'close');
+      texts.push(normalize(text).replace(big, `<${big.length} x>`));
+    }
+    server.close();
+    await once(server, 'close');
+    results.push({ events, texts, closedConnections });
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+  assert.deepStrictEqual(results[0].events, ['upgrade /ws true hi', 'connect a:1 true hi']);
+  assert.match(results[0].texts[0], /<4194304 x>HTTP\/1\.1 101 Switching Protocols\r\n[^]*echo:hiecho:bye$/);
+  assert.strictEqual(results[0].closedConnections, 2);
 });
 
 // Code written for node:net reads a listening server's _handle (supertest
@@ -288,13 +440,25 @@ test('listen() forms, address(), and what takes node:net instead', { skip }, asy
   assert.strictEqual(err.code, 'EADDRINUSE');
   assert.strictEqual(err.syscall, 'listen');
   await new Promise((resolve) => server.close(resolve));
-  // An 'upgrade' listener: node:net.
-  const upgrading = native((req, res) => res.end(req.socket instanceof net.Socket ? 'net' : 'native'));
+  // An 'upgrade' listener: still the native transport (an upgrade goes on
+  // as a net.Socket); a path: node:net.
+  const upgrading = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
   upgrading.on('upgrade', (req, socket) => socket.destroy());
   await new Promise((resolve) => upgrading.listen(0, '127.0.0.1', resolve));
   ({ text } = await exchange(upgrading.address().port, [withClose(GET)], { end: false }));
-  assert.match(text, /net$/);
+  assert.match(text, /native$/);
   await new Promise((resolve) => upgrading.close(resolve));
+  const onPath = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
+  const where = path.join(os.tmpdir(), `llhttp-napi-native-${process.pid}.sock`);
+  await new Promise((resolve) => onPath.listen(where, resolve));
+  text = await new Promise((resolve) => {
+    const client = net.connect(where, () => client.end(withClose(GET)));
+    let got = '';
+    client.on('data', (d) => { got += d; });
+    client.on('close', () => resolve(got));
+  });
+  assert.match(text, /net$/);
+  await new Promise((resolve) => onPath.close(resolve));
   assert.throws(() => ours.createServer({ transport: 'quic' }), { code: 'ERR_INVALID_ARG_VALUE' });
 });
 
