@@ -253,8 +253,10 @@ static void on_conn_part_closed(uv_handle_t *handle) {
   tx_conn *c = handle->data;
   if (--c->parts_open > 0) return;
   tx_state *tx = c->tx;
-  if (!tx->tearing_down && c->object != NULL) {
-    dispatch(tx, c->object, c->async, TX_EVENT_CLOSE, c->handed);
+  if (c->object != NULL) {
+    /* (At the environment's end: no word to JavaScript, but what N-API made
+     * for the connection goes.) */
+    if (!tx->tearing_down) dispatch(tx, c->object, c->async, TX_EVENT_CLOSE, c->handed);
     napi_async_destroy(tx->env, c->async);
     napi_delete_reference(tx->env, c->object);
   }
@@ -350,11 +352,9 @@ static void on_connection(uv_stream_t *listener, int status) {
 static void on_server_closed(uv_handle_t *handle) {
   tx_server *s = handle->data;
   tx_state *tx = s->tx;
-  if (!tx->tearing_down) {
-    dispatch(tx, s->object, s->async, TX_EVENT_SERVER_CLOSE, 0);
-    napi_async_destroy(tx->env, s->async);
-    napi_delete_reference(tx->env, s->object);
-  }
+  if (!tx->tearing_down) dispatch(tx, s->object, s->async, TX_EVENT_SERVER_CLOSE, 0);
+  napi_async_destroy(tx->env, s->async);
+  napi_delete_reference(tx->env, s->object);
   slot_free(&tx->servers, s->id);
   tx->open--;
   free(s);
@@ -890,6 +890,8 @@ static void free_state(tx_state *tx) {
  * environment goes on with its end) and the state with it (no JavaScript
  * runs any more to call the functions that hold it). */
 static void end_cleanup(tx_state *tx) {
+  if (tx->dispatch != NULL) napi_delete_reference(tx->env, tx->dispatch);
+  if (tx->read_buffer != NULL) napi_delete_reference(tx->env, tx->read_buffer);
   napi_remove_async_cleanup_hook(tx->cleanup);
   free_state(tx);
 }
