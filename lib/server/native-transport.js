@@ -1,5 +1,5 @@
 'use strict';
-// The JavaScript face of llhttp-napi/server's own TCP transport
+// The JavaScript face of llhttp-napi/server's own transport (TCP and Unix domain sockets)
 // (src/transport/lhn_transport.c, issue 46): a server made with
 // `transport: 'native'` (or, for every server of the process,
 // LLHTTP_NAPI_TRANSPORT=native) listens, accepts, reads and writes through
@@ -20,8 +20,9 @@
 // in the addon, whose count is the socket's writableLength.
 //
 // What it does not cover yet takes node:net for that server, decided at
-// listen(): TLS, a path / fd / handle / signal, a cluster worker, a build
-// without the transport (docs/server.md, "The native transport"). An
+// listen(): TLS, an fd / handle / signal, a Unix domain socket with
+// readableAll / writableAll or in the abstract namespace, a cluster worker,
+// a build without the transport (docs/server.md, "The native transport"). An
 // upgrade or a CONNECT hands its connection over to a net.Socket of node's.
 
 const { EventEmitter } = require('node:events');
@@ -765,7 +766,7 @@ class NativeListenHandle {
 
   getsockname(out) {
     const where = transport.serverAddress(this._id);
-    if (where === undefined) return -1;
+    if (where === undefined || typeof where === 'string') return -1;
     out.address = where[0];
     out.family = `IPv${where[1]}`;
     out.port = where[2];
@@ -846,9 +847,11 @@ function emitClose(server, state) {
   nextTick(() => server.emit('close'));
 }
 
-// { port, host, backlog, ipv6Only, callback } of listen()'s arguments for
-// a TCP port, or null (anything else: node:net decides).
-function tcpTarget(args) {
+// What listen()'s arguments ask for, where the transport covers it: { port,
+// host, backlog, ipv6Only, callback } for a TCP port, { path, backlog,
+// callback } for a Unix domain socket, or null (anything else: node:net
+// decides).
+function listenTarget(args) {
   let callback;
   let rest = args;
   if (typeof args[args.length - 1] === 'function') {
@@ -861,9 +864,15 @@ function tcpTarget(args) {
   let ipv6Only = false;
   const first = rest[0];
   if (first !== null && typeof first === 'object') {
-    for (const key of ['path', 'fd', 'handle', '_handle', 'signal']) if (first[key] !== undefined) return null;
+    for (const key of ['fd', 'handle', '_handle', 'signal']) if (first[key] !== undefined) return null;
+    if (first.path !== undefined) {
+      // (node:net sets the permissions readableAll / writableAll ask for.)
+      return first.readableAll || first.writableAll ? null : pathTarget(first.path, first.backlog, callback);
+    }
     ({ port, host, backlog } = first);
     ipv6Only = Boolean(first.ipv6Only);
+  } else if (typeof first === 'string' && !/^[0-9]+$/.test(first)) {
+    return pathTarget(first, rest[1], callback);
   } else {
     port = first;
     if (typeof rest[1] === 'string' || rest[1] === null) {
@@ -880,11 +889,17 @@ function tcpTarget(args) {
   return { port, host: host || undefined, backlog: Number.isInteger(backlog) ? backlog : 511, ipv6Only, callback };
 }
 
+// (A name in Linux's abstract namespace, a leading NUL, takes node:net.)
+function pathTarget(path, backlog, callback) {
+  if (typeof path !== 'string' || path === '' || path.charCodeAt(0) === 0) return null;
+  return { path, backlog: Number.isInteger(backlog) ? backlog : 511, callback };
+}
+
 // listen(...args) on the native transport when the server chose it and it
 // covers the case; returns false for node:net to take it.
 function listenNative(server, args) {
   if (!server[kTransportChoice] || !available() || process.env.NODE_UNIQUE_ID !== undefined) return false;
-  const target = tcpTarget(args);
+  const target = listenTarget(args);
   if (target === null) return false;
   const previous = server[kNativeServer];
   if (previous !== undefined && previous.id !== -1) {
@@ -894,6 +909,10 @@ function listenNative(server, args) {
   const state = new NativeServerState();
   server[kNativeServer] = state;
   if (typeof target.callback === 'function') server.once('listening', target.callback);
+  if (target.path !== undefined) {
+    listening(server, state, transport.listenPath(server, target.path, target.backlog), target.path, undefined);
+    return true;
+  }
   const flags = (target.ipv6Only ? 1 : 0) | (server.noDelay === false ? 0 : 2);
   const start = (host, fallback) => {
     let id = transport.listen(server, host, target.port, target.backlog, flags);
@@ -902,14 +921,7 @@ function listenNative(server, args) {
       at = fallback;
       id = transport.listen(server, fallback, target.port, target.backlog, flags);
     }
-    if (id < 0) {
-      state.closed = true;
-      nextTick(() => server.emit('error', systemError(id, 'listen', at, target.port)));
-      return;
-    }
-    state.id = id;
-    server._handle = new NativeListenHandle(id);
-    nextTick(() => server.emit('listening'));
+    listening(server, state, id, at, target.port);
   };
   if (target.host === undefined) start('::', '0.0.0.0');
   else if (net.isIP(target.host) !== 0) start(target.host);
@@ -922,11 +934,26 @@ function listenNative(server, args) {
   return true;
 }
 
-// The server's address() on this transport, or undefined when it is not on it.
+// The addon's answer to a listen() at `at` (and `port`): the server
+// listens, or says why not, on the next tick.
+function listening(server, state, id, at, port) {
+  if (id < 0) {
+    state.closed = true;
+    nextTick(() => server.emit('error', systemError(id, 'listen', at, port)));
+    return;
+  }
+  state.id = id;
+  server._handle = new NativeListenHandle(id);
+  nextTick(() => server.emit('listening'));
+}
+
+// The server's address() on this transport (a Unix domain socket's: its
+// path), or undefined when it is not on it.
 function nativeAddress(server) {
   const state = server[kNativeServer];
   if (state === undefined) return undefined;
   const where = state.id === -1 ? undefined : transport.serverAddress(state.id);
+  if (typeof where === 'string') return where;
   return where === undefined ? null : { address: where[0], family: `IPv${where[1]}`, port: where[2] };
 }
 

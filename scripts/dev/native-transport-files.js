@@ -1,8 +1,10 @@
 'use strict';
 // Runs test/server with every server of ours forced onto the native transport
 // (LLHTTP_NAPI_TRANSPORT=native, issue 46), as .ci/run does, with the node
-// binary that runs this script. Every file of the folder runs, so a new one is
-// covered as soon as it lands, except the files in NOT_YET: they still fail
+// binary that runs this script; with --asan, against the addon built with
+// AddressSanitizer and UndefinedBehaviorSanitizer (./test-asan.js). Every
+// file of the folder runs, so a new one is covered as soon as it lands,
+// except the files in NOT_YET: they still fail
 // forced native, each for the reason beside it (docs/server.md, "The native
 // transport"). Take a file out of NOT_YET when the transport passes it.
 const fs = require('node:fs');
@@ -24,7 +26,10 @@ function nativeTransportFiles() {
 module.exports = { NOT_YET, nativeTransportFiles };
 
 if (require.main === module) {
-  const result = spawnSync(process.execPath, [path.join(__dirname, 'test.js'), ...nativeTransportFiles()], {
+  // (--asan: the same files against an ASan + UBSan build of the addon,
+  // ./test-asan.js, so that the transport's C runs under both.)
+  const runner = process.argv.includes('--asan') ? ['test-asan.js', '--no-core'] : ['test.js'];
+  const result = spawnSync(process.execPath, [path.join(__dirname, runner[0]), ...runner.slice(1), ...nativeTransportFiles()], {
     cwd: ROOT, stdio: 'inherit',
     env: { ...process.env, LLHTTP_NAPI_TRANSPORT: 'native' },
   });

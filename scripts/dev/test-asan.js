@@ -17,7 +17,7 @@
 //    compare child processes' stderr), and are read back at the end:
 //    - an ASan or UBSan error aborts the process that hit it;
 //    - leaks are checked at every process exit (detect_leaks=1); a leak whose
-//      allocation stack passes through the addon (its file, src/core/,
+//      allocation stack passes through the addon (its file, src/core/, src/transport/,
 //      src/binding/) is ours. Leaks of node itself that never involve the
 //      addon are suppressed by test/asan/lsan.supp; anything else not
 //      attributed to the addon is listed but does not fail the run.
@@ -181,7 +181,7 @@ function runSuites(opts, addon, logDir) {
 
 function frameIsOurs(line, addon) {
   return line.includes(addon) || line.includes('llhttp_napi.node') ||
-    /(^|[\s(/])(\.\.\/)?src\/(core|binding)\//.test(line);
+    /(^|[\s(/])(\.\.\/)?src\/(core|binding|transport)\//.test(line);
 }
 
 // Splits one log file into reports: { kind, title, text, ours, pid, bytes }.

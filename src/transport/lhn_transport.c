@@ -1,8 +1,9 @@
 /*
- * llhttp-napi's own TCP transport (issue 46, stage 1): the sockets of a
- * llhttp-napi/server made with `transport: 'native'`, accepted, read and
- * written here on the libuv loop Node already runs (napi_get_uv_event_loop;
- * libuv's symbols come from the node binary), instead of by node:net.
+ * llhttp-napi's own transport (issue 46): the sockets of a llhttp-napi/server
+ * made with `transport: 'native'`, TCP or Unix domain sockets, accepted,
+ * read and written here on the libuv loop Node already runs
+ * (napi_get_uv_event_loop; libuv's symbols come from the node binary),
+ * instead of by node:net.
  *
  * Design.
  * - State per environment (a worker thread has its own): its loop, one read
@@ -98,8 +99,17 @@ typedef struct tx_state {
   const lhn_transport_parsing *parsing;
 } tx_state;
 
-typedef struct tx_conn {
+/* A connection's or a listener's handle: TCP, or a Unix domain socket. */
+typedef union tx_io {
+  uv_handle_t handle;
+  uv_stream_t stream;
   uv_tcp_t tcp;
+  uv_pipe_t pipe;
+} tx_io;
+
+typedef struct tx_conn {
+  tx_io io;
+  int is_pipe;
   uv_timer_t timer;
   tx_state *tx;
   napi_ref object;          /* the JavaScript socket, strong from accept() to close */
@@ -112,11 +122,12 @@ typedef struct tx_conn {
   uint32_t parser_id;       /* the parser to parse the next read with, or NO_ID */
   int parse_withdrawn;      /* parseWith(id, -1) during the read's call */
   int closing;
-  int parts_open;           /* of tcp and timer */
+  int parts_open;           /* of io and timer */
 } tx_conn;
 
 typedef struct tx_server {
-  uv_tcp_t tcp;
+  tx_io io;
+  int is_pipe;
   tx_state *tx;
   napi_ref object;
   napi_async_context async;
@@ -253,8 +264,10 @@ static void on_conn_part_closed(uv_handle_t *handle) {
   tx_conn *c = handle->data;
   if (--c->parts_open > 0) return;
   tx_state *tx = c->tx;
-  if (!tx->tearing_down && c->object != NULL) {
-    dispatch(tx, c->object, c->async, TX_EVENT_CLOSE, c->handed);
+  if (c->object != NULL) {
+    /* (At the environment's end: no word to JavaScript, but what N-API made
+     * for the connection goes.) */
+    if (!tx->tearing_down) dispatch(tx, c->object, c->async, TX_EVENT_CLOSE, c->handed);
     napi_async_destroy(tx->env, c->async);
     napi_delete_reference(tx->env, c->object);
   }
@@ -270,7 +283,7 @@ static void conn_close(tx_conn *c) {
   if (c->closing) return;
   c->closing = 1;
   uv_close((uv_handle_t *)&c->timer, on_conn_part_closed);
-  uv_close((uv_handle_t *)&c->tcp, on_conn_part_closed);
+  uv_close(&c->io.handle, on_conn_part_closed);
 }
 
 static void on_alloc(uv_handle_t *handle, size_t suggested, uv_buf_t *buf) {
@@ -323,10 +336,12 @@ static void on_connection(uv_stream_t *listener, int status) {
   if (c == NULL) return;
   c->tx = tx;
   c->parser_id = NO_ID;
-  uv_tcp_init(tx->loop, &c->tcp);
+  c->is_pipe = s->is_pipe;
+  if (c->is_pipe) uv_pipe_init(tx->loop, &c->io.pipe, 0);
+  else uv_tcp_init(tx->loop, &c->io.tcp);
   uv_timer_init(tx->loop, &c->timer);
   uv_unref((uv_handle_t *)&c->timer);
-  c->tcp.data = c;
+  c->io.handle.data = c;
   c->timer.data = c;
   c->parts_open = 2;
   tx->open++;
@@ -335,11 +350,11 @@ static void on_connection(uv_stream_t *listener, int status) {
     conn_close(c);
     return;
   }
-  if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0) {
+  if (uv_accept(listener, &c->io.stream) != 0) {
     conn_close(c);
     return;
   }
-  if (s->no_delay) uv_tcp_nodelay(&c->tcp, 1);
+  if (s->no_delay && !c->is_pipe) uv_tcp_nodelay(&c->io.tcp, 1);
   dispatch(tx, s->object, s->async, TX_EVENT_CONNECTION, c->id);
   /* (JavaScript that did not take it, or is gone: the connection goes) */
   if (c->object == NULL) conn_close(c);
@@ -350,11 +365,9 @@ static void on_connection(uv_stream_t *listener, int status) {
 static void on_server_closed(uv_handle_t *handle) {
   tx_server *s = handle->data;
   tx_state *tx = s->tx;
-  if (!tx->tearing_down) {
-    dispatch(tx, s->object, s->async, TX_EVENT_SERVER_CLOSE, 0);
-    napi_async_destroy(tx->env, s->async);
-    napi_delete_reference(tx->env, s->object);
-  }
+  if (!tx->tearing_down) dispatch(tx, s->object, s->async, TX_EVENT_SERVER_CLOSE, 0);
+  napi_async_destroy(tx->env, s->async);
+  napi_delete_reference(tx->env, s->object);
   slot_free(&tx->servers, s->id);
   tx->open--;
   free(s);
@@ -413,6 +426,24 @@ static napi_value Init(napi_env env, napi_callback_info info) {
   return buffer;
 }
 
+/* The end of listen() and listenPath(): listener `s`, bound (`err`: how),
+ * listens for `server`. Returns its id, or a libuv error code (< 0). */
+static napi_value listening(napi_env env, tx_server *s, napi_value server, int err, int32_t backlog) {
+  tx_state *tx = s->tx;
+  if (err == 0) err = uv_listen(&s->io.stream, backlog > 0 ? backlog : 511, on_connection);
+  if (err == 0 && slot_add(&tx->servers, s, &s->id) != 0) err = UV_ENOMEM;
+  if (err != 0) {
+    uv_close(&s->io.handle, on_failed_listener_closed);
+    return number(env, err);
+  }
+  napi_value type;
+  napi_create_string_utf8(env, "LLHTTP_NAPI_SERVER", NAPI_AUTO_LENGTH, &type);
+  napi_create_reference(env, server, 1, &s->object);
+  napi_async_init(env, server, type, &s->async);
+  tx->open++;
+  return number(env, s->id);
+}
+
 /* listen(server, host, port, backlog, flags): a listener on host (an IP
  * address) and port for `server` (its events: the dispatch's on it); flags
  * bit 1: IPv6 only, bit 2: no delay on its connections. Returns its id, or
@@ -438,21 +469,35 @@ static napi_value Listen(napi_env env, napi_callback_info info) {
   if (s == NULL) return number(env, UV_ENOMEM);
   s->tx = tx;
   s->no_delay = (flags & 2) != 0;
-  uv_tcp_init(tx->loop, &s->tcp);
-  s->tcp.data = s;
-  err = uv_tcp_bind(&s->tcp, (const struct sockaddr *)&addr, (flags & 1) ? UV_TCP_IPV6ONLY : 0);
-  if (err == 0) err = uv_listen((uv_stream_t *)&s->tcp, backlog > 0 ? backlog : 511, on_connection);
-  if (err == 0 && slot_add(&tx->servers, s, &s->id) != 0) err = UV_ENOMEM;
-  if (err != 0) {
-    uv_close((uv_handle_t *)&s->tcp, on_failed_listener_closed);
-    return number(env, err);
+  uv_tcp_init(tx->loop, &s->io.tcp);
+  s->io.handle.data = s;
+  err = uv_tcp_bind(&s->io.tcp, (const struct sockaddr *)&addr, (flags & 1) ? UV_TCP_IPV6ONLY : 0);
+  return listening(env, s, argv[0], err, backlog);
+}
+
+/* listenPath(server, path, backlog): a listener on the Unix domain socket
+ * at `path` for `server`, as listen(). Returns its id, or a libuv error
+ * code (< 0). */
+static napi_value ListenPath(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  tx_state *tx = state_of(env, info, &argc, argv);
+  if (tx == NULL || argc < 3 || tx->dispatch == NULL) return number(env, UV_EINVAL);
+  char path[4096];
+  size_t path_len;
+  int32_t backlog;
+  if (napi_get_value_string_utf8(env, argv[1], path, sizeof(path), &path_len) != napi_ok ||
+      napi_get_value_int32(env, argv[2], &backlog) != napi_ok) {
+    return number(env, UV_EINVAL);
   }
-  napi_value type;
-  napi_create_string_utf8(env, "LLHTTP_NAPI_SERVER", NAPI_AUTO_LENGTH, &type);
-  napi_create_reference(env, argv[0], 1, &s->object);
-  napi_async_init(env, argv[0], type, &s->async);
-  tx->open++;
-  return number(env, s->id);
+  if (path_len == 0 || path_len >= sizeof(path) - 1) return number(env, UV_EINVAL);
+  tx_server *s = calloc(1, sizeof(*s));
+  if (s == NULL) return number(env, UV_ENOMEM);
+  s->tx = tx;
+  s->is_pipe = 1;
+  uv_pipe_init(tx->loop, &s->io.pipe, 0);
+  s->io.handle.data = s;
+  return listening(env, s, argv[0], uv_pipe_bind(&s->io.pipe, path), backlog);
 }
 
 /* [address, family (4 or 6), port] of a sockaddr, or undefined. */
@@ -486,15 +531,24 @@ static napi_value address_value(napi_env env, int err, const struct sockaddr_sto
   return out;
 }
 
-/* serverAddress(id): where the listener listens ([address, family, port]). */
+/* serverAddress(id): where the listener listens: [address, family, port],
+ * or a Unix domain socket's path. */
 static napi_value ServerAddress(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   tx_state *tx = state_of(env, info, &argc, argv);
   tx_server *s = tx == NULL || argc < 1 ? NULL : slot_get(&tx->servers, uint_arg(env, argv[0]));
+  if (s != NULL && !s->closing && s->is_pipe) {
+    char path[4096];
+    size_t len = sizeof(path);
+    napi_value out;
+    if (uv_pipe_getsockname(&s->io.pipe, path, &len) != 0) napi_get_undefined(env, &out);
+    else napi_create_string_utf8(env, path, len, &out);
+    return out;
+  }
   struct sockaddr_storage addr;
   int len = sizeof(addr);
-  int err = s == NULL || s->closing ? UV_EBADF : uv_tcp_getsockname(&s->tcp, (struct sockaddr *)&addr, &len);
+  int err = s == NULL || s->closing ? UV_EBADF : uv_tcp_getsockname(&s->io.tcp, (struct sockaddr *)&addr, &len);
   return address_value(env, err, &addr);
 }
 
@@ -506,7 +560,7 @@ static napi_value CloseServer(napi_env env, napi_callback_info info) {
   tx_server *s = tx == NULL || argc < 1 ? NULL : slot_get(&tx->servers, uint_arg(env, argv[0]));
   if (s != NULL && !s->closing) {
     s->closing = 1;
-    uv_close((uv_handle_t *)&s->tcp, on_server_closed);
+    uv_close(&s->io.handle, on_server_closed);
   }
   return NULL;
 }
@@ -519,8 +573,8 @@ static napi_value RefServer(napi_env env, napi_callback_info info) {
   tx_server *s = tx == NULL || argc < 2 ? NULL : slot_get(&tx->servers, uint_arg(env, argv[0]));
   bool ref = false;
   if (s != NULL && !s->closing && napi_get_value_bool(env, argv[1], &ref) == napi_ok) {
-    if (ref) uv_ref((uv_handle_t *)&s->tcp);
-    else uv_unref((uv_handle_t *)&s->tcp);
+    if (ref) uv_ref(&s->io.handle);
+    else uv_unref(&s->io.handle);
   }
   return NULL;
 }
@@ -568,7 +622,7 @@ static napi_value ReadStart(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   tx_state *tx = state_of(env, info, &argc, argv);
   tx_conn *c = tx == NULL || argc < 1 ? NULL : conn_arg(tx, env, argv[0]);
-  int err = c == NULL ? UV_EBADF : uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+  int err = c == NULL ? UV_EBADF : uv_read_start(&c->io.stream, on_alloc, on_read);
   return number(env, err == UV_EALREADY ? 0 : err);
 }
 
@@ -577,7 +631,7 @@ static napi_value ReadStop(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   tx_state *tx = state_of(env, info, &argc, argv);
   tx_conn *c = tx == NULL || argc < 1 ? NULL : conn_arg(tx, env, argv[0]);
-  return number(env, c == NULL ? UV_EBADF : uv_read_stop((uv_stream_t *)&c->tcp));
+  return number(env, c == NULL ? UV_EBADF : uv_read_stop(&c->io.stream));
 }
 
 /* parseWith(id, parserId): the parser to parse the connection's next read
@@ -707,7 +761,7 @@ static napi_value Write(napi_env env, napi_callback_info info) {
   c->handed += (double)total;
   size_t written = 0;
   if (c->queued == 0 && total > 0) {
-    int r = uv_try_write((uv_stream_t *)&c->tcp, bufs, count);
+    int r = uv_try_write(&c->io.stream, bufs, count);
     if (r == UV_EAGAIN || r == UV_ENOSYS) r = 0;
     if (r < 0) {
       err = r;
@@ -738,7 +792,7 @@ static napi_value Write(napi_env env, napi_callback_info info) {
     skip = 0;
   }
   uv_buf_t buf = uv_buf_init(w->bytes, (unsigned)rest);
-  err = uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_written);
+  err = uv_write(&w->req, &c->io.stream, &buf, 1, on_written);
   if (err != 0) {
     free(w);
     goto done;
@@ -764,7 +818,7 @@ static napi_value Shutdown(napi_env env, napi_callback_info info) {
   uv_shutdown_t *req = malloc(sizeof(*req));
   if (req == NULL) return number(env, UV_ENOMEM);
   req->data = c;
-  int err = uv_shutdown(req, (uv_stream_t *)&c->tcp, on_shutdown);
+  int err = uv_shutdown(req, &c->io.stream, on_shutdown);
   if (err != 0) free(req);
   return number(env, err);
 }
@@ -794,7 +848,7 @@ static napi_value HandOver(napi_env env, napi_callback_info info) {
   if (c == NULL || c->closing) return number(env, UV_EBADF);
   if (c->queued > 0) return number(env, UV_EBUSY);
   uv_os_fd_t fd;
-  int err = uv_fileno((uv_handle_t *)&c->tcp, &fd);
+  int err = uv_fileno(&c->io.handle, &fd);
   if (err != 0) return number(env, err);
   /* (dup() and FIOCLEX rather than fcntl(F_DUPFD_CLOEXEC): a build on a
    * newer glibc asks for fcntl64@GLIBC_2.28, which the prebuilt binary may
@@ -802,7 +856,7 @@ static napi_value HandOver(napi_env env, napi_callback_info info) {
   int copy = dup(fd);
   if (copy < 0) return number(env, uv_translate_sys_error(errno));
   ioctl(copy, FIOCLEX);
-  uv_read_stop((uv_stream_t *)&c->tcp);
+  uv_read_stop(&c->io.stream);
   conn_close(c);
   return number(env, copy);
 }
@@ -848,11 +902,14 @@ static napi_value SetOption(napi_env env, napi_callback_info info) {
       napi_get_value_bool(env, argv[2], &on) != napi_ok || napi_get_value_int32(env, argv[3], &delay) != napi_ok) {
     return number(env, UV_EINVAL);
   }
-  int err = which == 1 ? uv_tcp_nodelay(&c->tcp, on) : uv_tcp_keepalive(&c->tcp, on, (unsigned)delay);
+  /* (Neither applies to a Unix domain socket: nothing, as node:net.) */
+  if (c->is_pipe) return number(env, 0);
+  int err = which == 1 ? uv_tcp_nodelay(&c->io.tcp, on) : uv_tcp_keepalive(&c->io.tcp, on, (unsigned)delay);
   return number(env, err);
 }
 
-/* peer(id), local(id): [address, family, port] of either end, or undefined. */
+/* peer(id), local(id): [address, family, port] of either end, or undefined
+ * (a Unix domain socket's). */
 static napi_value Peer(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
@@ -860,7 +917,7 @@ static napi_value Peer(napi_env env, napi_callback_info info) {
   tx_conn *c = tx == NULL || argc < 1 ? NULL : conn_arg(tx, env, argv[0]);
   struct sockaddr_storage addr;
   int len = sizeof(addr);
-  int err = c == NULL ? UV_EBADF : uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&addr, &len);
+  int err = c == NULL || c->is_pipe ? UV_EBADF : uv_tcp_getpeername(&c->io.tcp, (struct sockaddr *)&addr, &len);
   return address_value(env, err, &addr);
 }
 
@@ -871,7 +928,7 @@ static napi_value Local(napi_env env, napi_callback_info info) {
   tx_conn *c = tx == NULL || argc < 1 ? NULL : conn_arg(tx, env, argv[0]);
   struct sockaddr_storage addr;
   int len = sizeof(addr);
-  int err = c == NULL ? UV_EBADF : uv_tcp_getsockname(&c->tcp, (struct sockaddr *)&addr, &len);
+  int err = c == NULL || c->is_pipe ? UV_EBADF : uv_tcp_getsockname(&c->io.tcp, (struct sockaddr *)&addr, &len);
   return address_value(env, err, &addr);
 }
 
@@ -890,6 +947,8 @@ static void free_state(tx_state *tx) {
  * environment goes on with its end) and the state with it (no JavaScript
  * runs any more to call the functions that hold it). */
 static void end_cleanup(tx_state *tx) {
+  if (tx->dispatch != NULL) napi_delete_reference(tx->env, tx->dispatch);
+  if (tx->read_buffer != NULL) napi_delete_reference(tx->env, tx->read_buffer);
   napi_remove_async_cleanup_hook(tx->cleanup);
   free_state(tx);
 }
@@ -908,7 +967,7 @@ static void on_cleanup(napi_async_cleanup_hook_handle handle, void *arg) {
     tx_server *s = tx->servers.items[i];
     if (s != NULL && !s->closing) {
       s->closing = 1;
-      uv_close((uv_handle_t *)&s->tcp, on_server_closed);
+      uv_close(&s->io.handle, on_server_closed);
     }
   }
   if (tx->open == 0) end_cleanup(tx);
@@ -934,7 +993,7 @@ napi_status lhn_transport_register(napi_env env, napi_value exports, const lhn_t
     const char *name;
     napi_callback cb;
   } functions[] = {
-      {"init", Init},         {"listen", Listen},         {"serverAddress", ServerAddress},
+      {"init", Init},         {"listen", Listen},         {"listenPath", ListenPath},         {"serverAddress", ServerAddress},
       {"closeServer", CloseServer}, {"refServer", RefServer}, {"accept", Accept}, {"callIn", CallIn},
       {"readStart", ReadStart}, {"readStop", ReadStop},   {"write", Write},
       {"parseWith", ParseWith},

@@ -1,4 +1,4 @@
-/* llhttp-napi's own TCP transport for llhttp-napi/server (issue 46): see
+/* llhttp-napi's own transport for llhttp-napi/server (issue 46): see
  * the design comment at the top of lhn_transport.c. Built only where libuv's
  * header is at hand and its symbols come from the node binary (the gyp
  * build: LHN_TRANSPORT defined); elsewhere the server uses node:net. */

@@ -10,6 +10,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
 const net = require('node:net');
+const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { once } = require('node:events');
@@ -426,6 +427,47 @@ test('a listening server has a _handle, and none once closed, as node:http\'s', 
   }
 });
 
+// A Unix domain socket: the same exchanges, addresses and end as node:http
+// on one (the file gone once the server closes), and a path in use refused.
+test('a Unix domain socket, as node:http on one', { skip }, async () => {
+  const results = [];
+  for (const [name, create] of FACES) {
+    const where = path.join(os.tmpdir(), `llhttp-napi-${name.replace(':', '-')}-${process.pid}.sock`);
+    const log = [];
+    const server = create((req, res) => {
+      const s = req.socket;
+      log.push([req.url, s.remoteAddress, s.remotePort, s.remoteFamily, JSON.stringify(s.address()), s instanceof net.Socket]);
+      res.end(`on ${req.url}`);
+    });
+    server.listen(where);
+    await once(server, 'listening');
+    if (name === 'native') {
+      const [conn] = await Promise.all([once(server, 'connection'), new Promise((resolve) => {
+        const probe = net.connect(where, () => probe.end());
+        probe.on('close', resolve);
+      })]);
+      assert.ok(conn[0] instanceof NativeSocket);
+    }
+    const address = server.address();
+    const busy = create(() => {});
+    busy.listen(where);
+    const [err] = await once(busy, 'error');
+    const text = await new Promise((resolve) => {
+      const client = net.connect(where, () => client.write(`${GET}${withClose(POST)}`));
+      let got = '';
+      client.on('data', (d) => { got += d; });
+      client.on('close', () => resolve(got));
+    });
+    await new Promise((resolve) => server.close(resolve));
+    results.push({ text: normalize(text), log, address: address === where, err: [err.code, err.syscall, err.address === where],
+      gone: !fs.existsSync(where) });
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+  assert.deepStrictEqual(results[0].err, ['EADDRINUSE', 'listen', true]);
+  assert.strictEqual(results[0].gone, true);
+  assert.match(results[0].text, /on \/a\?b=1[^]*on \/p$/);
+});
+
 test('listen() forms, address(), and what takes node:net instead', { skip }, async () => {
   const server = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
   server.listen({ port: 0, host: '127.0.0.1' });
@@ -441,7 +483,7 @@ test('listen() forms, address(), and what takes node:net instead', { skip }, asy
   assert.strictEqual(err.syscall, 'listen');
   await new Promise((resolve) => server.close(resolve));
   // An 'upgrade' listener: still the native transport (an upgrade goes on
-  // as a net.Socket); a path: node:net.
+  // as a net.Socket); a path with readableAll: node:net.
   const upgrading = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
   upgrading.on('upgrade', (req, socket) => socket.destroy());
   await new Promise((resolve) => upgrading.listen(0, '127.0.0.1', resolve));
@@ -450,7 +492,7 @@ test('listen() forms, address(), and what takes node:net instead', { skip }, asy
   await new Promise((resolve) => upgrading.close(resolve));
   const onPath = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
   const where = path.join(os.tmpdir(), `llhttp-napi-native-${process.pid}.sock`);
-  await new Promise((resolve) => onPath.listen(where, resolve));
+  await new Promise((resolve) => onPath.listen({ path: where, readableAll: true }, resolve));
   text = await new Promise((resolve) => {
     const client = net.connect(where, () => client.end(withClose(GET)));
     let got = '';
