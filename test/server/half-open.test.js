@@ -14,9 +14,11 @@ async function answers(allowHalfOpen) {
   const results = [];
   for (const [, create] of FACES) {
     const seen = [];
+    // (The answers come well after the client's end reached the server: on a
+    // loaded machine a few milliseconds are not enough for the end's read.)
     const got = await withServer(create, {}, (req, res) => {
       seen.push(req.url);
-      setTimeout(() => res.end(req.url), 5);
+      setTimeout(() => res.end(req.url), 100);
     }, async (port, server) => {
       server.httpAllowHalfOpen = allowHalfOpen;
       return exchange(port, [PIPELINED], { end: true });
