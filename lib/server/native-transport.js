@@ -46,6 +46,9 @@ const kNativeServer = Symbol('llhttp-napi/server native transport');
 // server[kTransportChoice]: whether the server's options (or the process)
 // chose the native transport.
 const kTransportChoice = Symbol('llhttp-napi/server transport choice');
+// socket[kStandsFor]: on a net.Socket an upgrade was handed to, the
+// NativeSocket it goes on from.
+const kStandsFor = Symbol('llhttp-napi/server handed from');
 
 // The kinds of string write() takes (lhn_transport.c).
 const BYTES = 0;
@@ -139,10 +142,11 @@ class IdleTimer {
 // A connection of the addon's with what the loop, the messages and most
 // servers use of a net.Socket (stage 2 of issue 46 completes it).
 class NativeSocket extends EventEmitter {
-  constructor(server, id) {
+  constructor(server, id, listener) {
     super();
     this.server = server;
     this._server = server;
+    this._listener = listener;    // the NativeServerState that accepted it
     this._id = id;
     this[kOwnReads] = false;
     this.parser = null;
@@ -175,12 +179,15 @@ class NativeSocket extends EventEmitter {
     this._handOverWhenFlushed = null;
     this._local = null;           // address() once handed over
     this._finalBytesWritten = -1; // bytesWritten once the connection is gone
+    this._writableHighWaterMark = server.highWaterMark ?? HIGH_WATER_MARK;
+    this._writableStateView = null;
   }
 
   // (Its own: the stream classes its prototype chain holds, net.Socket's,
-  // keep these in stream state it does not have.)
+  // keep these in stream state it does not have. Once handed over, the
+  // new socket's.)
   get readable() {
-    return this._readableSide;
+    return this._handedTo === null ? this._readableSide : this._handedTo.readable;
   }
 
   set readable(value) {
@@ -188,7 +195,7 @@ class NativeSocket extends EventEmitter {
   }
 
   get writable() {
-    return this._writableSide;
+    return this._handedTo === null ? this._writableSide : this._handedTo.writable;
   }
 
   set writable(value) {
@@ -196,7 +203,7 @@ class NativeSocket extends EventEmitter {
   }
 
   get destroyed() {
-    return this._isDestroyed;
+    return this._handedTo === null ? this._isDestroyed : this._handedTo.destroyed;
   }
 
   set destroyed(value) {
@@ -276,13 +283,21 @@ class NativeSocket extends EventEmitter {
     return this._queued + this._corkedBytes;
   }
 
-  // The server's highWaterMark option, both ways, as a net.Socket it accepts.
+  // The server's highWaterMark option, both ways, as a net.Socket it
+  // accepts; the writable one may be changed on its _writableState.
   get writableHighWaterMark() {
-    return this._server.highWaterMark ?? HIGH_WATER_MARK;
+    return this._writableHighWaterMark;
   }
 
   get readableHighWaterMark() {
     return this._server.highWaterMark ?? HIGH_WATER_MARK;
+  }
+
+  // What code written for node:net reads and sets of a socket's writable
+  // state (node:http's tests set its highWaterMark), over this socket's.
+  get _writableState() {
+    if (this._writableStateView === null) this._writableStateView = new WritableStateView(this);
+    return this._writableStateView;
   }
 
   get writableNeedDrain() {
@@ -380,7 +395,7 @@ class NativeSocket extends EventEmitter {
       this._corkedChunks.push(data, kind);
       this._corkedCallbacks.push(callback);
       this._corkedBytes += data.length;
-      return this.writableLength < HIGH_WATER_MARK;
+      return this.writableLength < this._writableHighWaterMark;
     }
     return this._submit(transport.write(this._id, data, kind), callback, data.length);
   }
@@ -398,7 +413,8 @@ class NativeSocket extends EventEmitter {
       return false;
     }
     this._queued = queued;
-    const full = queued + length >= HIGH_WATER_MARK || queued >= HIGH_WATER_MARK;
+    const limit = this._writableHighWaterMark;
+    const full = queued + length >= limit || queued >= limit;
     if (full) this._needDrain = true;
     if (queued === 0) {
       if (callbacks !== undefined || full) nextTick(writtenAtOnce, this, callbacks);
@@ -495,10 +511,15 @@ class NativeSocket extends EventEmitter {
     // (As node:http's server makes its sockets: half-open allowed.)
     const socket = new net.Socket({ fd, readable: true, writable: true, allowHalfOpen: true });
     socket.server = socket._server = this.server;
+    // (node:http frees the parser before 'upgrade'.)
+    socket.parser = null;
+    socket[kStandsFor] = this;
+    // (Its 'close' is heard without a listener: 'upgrade' and 'connect'
+    // listeners get a socket with none, as node:http's.)
+    socket.emit = emitHanded;
     this._handedTo = socket;
     this._local = local;
     this._finalBytesWritten = written;
-    socket.once('close', (hadError) => this._handedClosed(hadError));
     then(socket);
   }
 
@@ -508,7 +529,7 @@ class NativeSocket extends EventEmitter {
     this.readable = false;
     this.writable = false;
     this.emit('close', hadError);
-    socketGone(this.server, this);
+    socketGone(this);
   }
 
   [kInSocketContext](fn, arg) {
@@ -641,22 +662,39 @@ class NativeSocket extends EventEmitter {
   _read(nread) {
     this.bytesRead += nread;
     if (this[kOwnReads] !== true) {
-      const data = Buffer.from(readBuffer.subarray(0, nread));
-      if (this._held === null) {
-        this.emit('data', data);
-      } else {
-        this._held.push(data);
-        this._heldBytes += data.length;
-        if (this._heldBytes >= this.readableHighWaterMark) {
-          transport.readStop(this._id);
-          this._paused = true;
-        }
-      }
+      this._received(Buffer.from(readBuffer.subarray(0, nread)));
       return -1;
     }
     const parser = this.parser;
     parser[hooks.readConsumed](readBuffer, nread);
     return this._parseNextWith(parser);
+  }
+
+  // Bytes read that the parser does not consume: 'data', or kept for a
+  // reader to come.
+  _received(data) {
+    if (this._held === null) {
+      this.emit('data', data);
+      return;
+    }
+    this._held.push(data);
+    this._heldBytes += data.length;
+    if (this._heldBytes >= this.readableHighWaterMark && !this._paused) {
+      this._paused = true;
+      if (!this.destroyed) transport.readStop(this._id);
+    }
+  }
+
+  // A Readable's push(): bytes given as if read (on the next tick, as a
+  // flowing net.Socket's), which the connection parses as a read it did
+  // not consume; null, the end.
+  push(chunk, encoding) {
+    if (chunk === null) {
+      nextTick(pushedEnd, this);
+      return false;
+    }
+    nextTick(pushed, this, typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
+    return true;
   }
 
   // A read the addon parsed with _parsedWith, `text` the call's text.
@@ -731,8 +769,24 @@ class NativeSocket extends EventEmitter {
     const err = this.errored;
     if (err) this.emit('error', err);
     this.emit('close', Boolean(err));
-    socketGone(this.server, this);
+    socketGone(this);
   }
+}
+
+function pushed(socket, data) {
+  if (!socket.destroyed) socket._received(data);
+}
+
+function pushedEnd(socket) {
+  if (!socket.destroyed && !socket._ended) socket._readEnded();
+}
+
+// The emit() of a socket handed over (`this`): its 'close' is also that of
+// the NativeSocket it went on from.
+function emitHanded(event, hadError) {
+  const heard = Reflect.apply(net.Socket.prototype.emit, this, arguments);
+  if (event === 'close') this[kStandsFor]._handedClosed(hadError);
+  return heard;
 }
 
 // The reads kept while nobody read (readableFlowing = null), once someone does.
@@ -750,6 +804,54 @@ function writtenAtOnce(socket, callbacks) {
   if (socket._needDrain && socket._queued === 0 && !socket.destroyed) {
     socket._needDrain = false;
     socket.emit('drain');
+  }
+}
+
+// A NativeSocket's _writableState: the fields of a Writable's state, read
+// from the socket (highWaterMark may be set).
+class WritableStateView {
+  constructor(socket) {
+    this._socket = socket;
+  }
+
+  get highWaterMark() {
+    return this._socket._writableHighWaterMark;
+  }
+
+  set highWaterMark(value) {
+    this._socket._writableHighWaterMark = value;
+  }
+
+  get length() {
+    return this._socket.writableLength;
+  }
+
+  get needDrain() {
+    return this._socket.writableNeedDrain;
+  }
+
+  get corked() {
+    return this._socket.writableCorked;
+  }
+
+  get ending() {
+    return this._socket.writableEnded;
+  }
+
+  get ended() {
+    return this._socket.writableEnded;
+  }
+
+  get finished() {
+    return this._socket.writableFinished;
+  }
+
+  get destroyed() {
+    return this._socket.destroyed;
+  }
+
+  get objectMode() {
+    return false;
   }
 }
 
@@ -783,15 +885,19 @@ class NativeListenHandle {
 }
 
 // The state of a server listening on the transport.
+// (The addon's listener dispatches its events to it: a server that listens
+// again while its last listener closes has two.)
 class NativeServerState {
-  constructor() {
+  constructor(server) {
+    this.server = server;
     this.id = -1;                 // the addon's listener, -1: none (yet, or any more)
     this.sockets = new Set();
     this.closing = false;
   }
 }
 
-// The dispatch of the addon's events (`this`: the server or the socket);
+// The dispatch of the addon's events (`this`: the listener's
+// NativeServerState or the socket);
 // a read's answer names the parser of the next (lhn_transport.c).
 function dispatch(kind, value, text) {
   switch (kind) {
@@ -805,7 +911,7 @@ function dispatch(kind, value, text) {
     case EVENTS.WRITE_ERROR: this.destroy(systemError(value, 'write')); break;
     case EVENTS.CLOSE: this._closed(value); break;
     case EVENTS.CONNECTION: accepted(this, value); break;
-    case EVENTS.ACCEPT_ERROR: this.emit('error', systemError(value, 'accept')); break;
+    case EVENTS.ACCEPT_ERROR: this.server.emit('error', systemError(value, 'accept')); break;
     case EVENTS.SERVER_CLOSE: listenerClosed(this); break;
   }
 }
@@ -814,31 +920,56 @@ function prepare() {
   if (readBuffer === null) readBuffer = Buffer.from(transport.init(dispatch));
 }
 
-function accepted(server, id) {
-  const state = server[kNativeServer];
-  if (state === undefined || state.closing ||
-      (server.maxConnections !== undefined && state.sockets.size >= server.maxConnections)) {
+function accepted(state, id) {
+  const server = state.server;
+  if (state.closing) return;
+  // (Over maxConnections, node:net closes it and says so with 'drop'.)
+  if (server.maxConnections != null && server._connections >= server.maxConnections) {
+    const data = dropped(id);
+    if (data === undefined) server.emit('drop');
+    else server.emit('drop', data);
     return;
   }
-  const socket = new NativeSocket(server, id);
+  const socket = new NativeSocket(server, id, state);
   if (!transport.accept(id, socket)) return;
   state.sockets.add(socket);
+  // (node:net's count, which getConnections() answers.)
+  server._connections++;
   server.emit('connection', socket);
   if (!socket.destroyed && !socket._paused) transport.readStart(id);
 }
 
-function socketGone(server, socket) {
-  const state = server[kNativeServer];
-  if (state === undefined) return;
-  state.sockets.delete(socket);
-  if (state.closing && state.id === -1 && state.sockets.size === 0) emitClose(server, state);
+// The addresses of connection `id`, which the server dropped, as node:net
+// tells them with 'drop' (a Unix domain socket's: none).
+function dropped(id) {
+  const local = transport.local(id);
+  const peer = transport.peer(id);
+  if (local === undefined && peer === undefined) return undefined;
+  const data = { __proto__: null };
+  if (local !== undefined) {
+    data.localAddress = local[0];
+    data.localPort = local[2];
+    data.localFamily = `IPv${local[1]}`;
+  }
+  if (peer !== undefined) {
+    data.remoteAddress = peer[0];
+    data.remotePort = peer[2];
+    data.remoteFamily = `IPv${peer[1]}`;
+  }
+  return data;
 }
 
-function listenerClosed(server) {
-  const state = server[kNativeServer];
+function socketGone(socket) {
+  const state = socket._listener;
+  if (!state.sockets.delete(socket)) return;
+  state.server._connections--;
+  if (state.closing && state.sockets.size === 0) emitClose(state.server, state);
+}
+
+function listenerClosed(state) {
   state.id = -1;
-  server._handle = null;
-  if (state.sockets.size === 0) emitClose(server, state);
+  if (state.server[kNativeServer] === state) state.server._handle = null;
+  if (state.sockets.size === 0) emitClose(state.server, state);
 }
 
 function emitClose(server, state) {
@@ -898,28 +1029,30 @@ function pathTarget(path, backlog, callback) {
 // listen(...args) on the native transport when the server chose it and it
 // covers the case; returns false for node:net to take it.
 function listenNative(server, args) {
-  if (!server[kTransportChoice] || !available() || process.env.NODE_UNIQUE_ID !== undefined) return false;
+  // (A cluster worker's server listens through the primary: node:net's.)
+  if (!server[kTransportChoice] || !available() || builtinModule('node:cluster').isWorker) return false;
   const target = listenTarget(args);
   if (target === null) return false;
   const previous = server[kNativeServer];
-  if (previous !== undefined && previous.id !== -1) {
+  // (A server whose last listener is closing may listen again, as on node:net.)
+  if (previous !== undefined && previous.id !== -1 && !previous.closing) {
     throw codedError('ERR_SERVER_ALREADY_LISTEN', 'Listen method has been called more than once without closing.');
   }
   prepare();
-  const state = new NativeServerState();
+  const state = new NativeServerState(server);
   server[kNativeServer] = state;
   if (typeof target.callback === 'function') server.once('listening', target.callback);
   if (target.path !== undefined) {
-    listening(server, state, transport.listenPath(server, target.path, target.backlog), target.path, undefined);
+    listening(server, state, transport.listenPath(state, target.path, target.backlog), target.path, undefined);
     return true;
   }
   const flags = (target.ipv6Only ? 1 : 0) | (server.noDelay === false ? 0 : 2);
   const start = (host, fallback) => {
-    let id = transport.listen(server, host, target.port, target.backlog, flags);
+    let id = transport.listen(state, host, target.port, target.backlog, flags);
     let at = host;
     if (id < 0 && fallback !== undefined) {
       at = fallback;
-      id = transport.listen(server, fallback, target.port, target.backlog, flags);
+      id = transport.listen(state, fallback, target.port, target.backlog, flags);
     }
     listening(server, state, id, at, target.port);
   };
@@ -944,6 +1077,8 @@ function listening(server, state, id, at, port) {
   }
   state.id = id;
   server._handle = new NativeListenHandle(id);
+  // (An unref() before listen(): node:net applies it to the handle it makes.)
+  if (server._unref) transport.refServer(id, false);
   nextTick(() => server.emit('listening'));
 }
 
@@ -978,6 +1113,9 @@ function closeNative(server, callback) {
   state.closing = true;
   server._handle = null;
   transport.closeServer(state.id);
+  // (As node:net's: 'close' on the next tick when no connection is left,
+  // while the listener's handle closes.)
+  if (state.sockets.size === 0) emitClose(server, state);
   return true;
 }
 

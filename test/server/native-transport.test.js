@@ -516,3 +516,166 @@ test('a worker thread that listens on the native transport and exits leaves clea
   const [code] = await once(worker, 'exit');
   assert.strictEqual(code, 0);
 });
+
+// What node:http's own tests do to a server and its sockets (Node's suite
+// through the server preload, forced native): listen again while the last
+// listener closes, unref() before listen(), getConnections(), 'drop' over
+// maxConnections, a socket's push() and _writableState.highWaterMark.
+test('listen again at close, getConnections(), maxConnections and drop, as node:http', { skip }, async () => {
+  const results = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    const server = create((req, res) => res.end('ok'));
+    server.on('close', () => log.push('close'));
+    server.on('drop', (data) => log.push(['drop', data && Object.keys(data).sort(), data && data.remoteFamily,
+      data && data.localPort === server.address().port]));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    server.close();
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    log.push(`listening ${server.listening}`);
+    server.maxConnections = 1;
+    const first = net.connect(server.address().port, '127.0.0.1');
+    await once(first, 'connect');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    log.push(`connections ${await new Promise((resolve) => server.getConnections((err, n) => resolve(n)))}`);
+    const second = net.connect(server.address().port, '127.0.0.1');
+    second.on('error', () => {});
+    await once(second, 'close');
+    first.destroy();
+    await once(server.close(), 'close');
+    results.push(log);
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+  assert.deepStrictEqual(results[0].slice(0, 3), ['close', 'listening true', 'connections 1']);
+  assert.deepStrictEqual(results[0][3], ['drop', ['localAddress', 'localFamily', 'localPort', 'remoteAddress',
+    'remoteFamily', 'remotePort'], 'IPv4', true]);
+});
+
+test('a server unref()ed before listen() lets the process end once its connections end, as node:http', { skip }, async () => {
+  const { execFileSync } = require('node:child_process');
+  const script = (create) => `
+    const http = require('node:http');
+    const net = require('node:net');
+    const server = (${create})((req, res) => res.end('hello'));
+    server.unref();
+    server.listen(0, '127.0.0.1', () => {
+      const client = net.connect(server.address().port, '127.0.0.1');
+      client.end('POST / HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 2\\r\\n\\r\\nhi');
+      client.on('data', (d) => process.stdout.write(String(d).split('\\r\\n')[0]));
+    });`;
+  const ran = (create) => execFileSync(process.execPath, ['-e', script(create)], { timeout: 10000 }).toString();
+  const theirs = ran('http.createServer');
+  const mine = ran(`(handler) => require(${JSON.stringify(path.join(__dirname, '..', '..', 'lib', 'server'))}).createServer({ transport: 'native' }, handler)`);
+  assert.strictEqual(theirs, 'HTTP/1.1 200 OK');
+  assert.strictEqual(mine, theirs);
+});
+
+test('bytes a \'connection\' listener push()es are parsed as a read, as node:http', { skip, timeout: 20000 }, async () => {
+  const over = `GET /a HTTP/1.1\r\nCookie: ${'a'.repeat(http.maxHeaderSize)}`;
+  for (const payload of [withClose(GET), over]) {
+    const results = [];
+    for (const [, create] of FACES) {
+      const log = [];
+      await withServer(create, {}, (req, res) => res.end(`got ${req.url}`), async (port, server) => {
+        server.on('connection', (socket) => {
+          socket.on('error', (err) => log.push([err.code, err.bytesParsed, String(err.rawPacket).length]));
+          socket.push(payload);
+        });
+        const client = net.connect(port, '127.0.0.1');
+        let text = '';
+        client.on('data', (d) => { text += d; });
+        await once(client, 'close');
+        log.push(normalize(text));
+      });
+      results.push(log);
+    }
+    assert.deepStrictEqual(results[1], results[0]);
+  }
+});
+
+test('a socket\'s _writableState.highWaterMark set in \'connection\' holds the response\'s writes, as node:http', { skip, timeout: 20000 }, async (t) => {
+  const results = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    const handler = async (req, res) => {
+      res.cork();
+      log.push(res.write('1'.repeat(10)), res.write('2'.repeat(1000)), res.writableNeedDrain);
+      const drained = new Promise((resolve) => {
+        const timer = setTimeout(resolve, 500, 'no drain');
+        res.once('drain', () => resolve(clearTimeout(timer) || 'drain'));
+      });
+      res.uncork();
+      log.push(await drained, res.writableNeedDrain);
+      res.end();
+    };
+    const r = await withServer(create, {}, handler, async (port, server) => {
+      server.on('connection', (socket) => {
+        socket._writableState.highWaterMark = 1000;
+      });
+      return exchange(port, [withClose(GET)], { end: false });
+    });
+    results.push({ text: normalize(r.text), log });
+  }
+  // (node:http on 20 and 22 sends each corked write as a chunk of its own,
+  // and on 22 says no 'drain' after the uncork; this server does as 24's
+  // and 26's on every line: docs/server.md.)
+  if (!results[0].text.includes('\r\n3f2\r\n')) return t.skip('this line\'s node:http sends corked writes apart');
+  assert.deepStrictEqual(results[1], results[0]);
+  assert.deepStrictEqual(results[0].log, [true, false, true, 'drain', false]);
+});
+
+test('an upgraded socket has no listeners of the server\'s, no parser, and ends answers after it, as node:http', { skip }, async () => {
+  const chunk = 'X'.repeat(1024);
+  const results = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    let first = null;
+    let second = null;
+    const server = create((req, res) => {
+      if (first === null) first = res;
+      else if (second === null) {
+        second = res;
+        res.write(chunk);
+      }
+    });
+    server.on('upgrade', (req, socket) => {
+      // (node:http's socket has the 'close' listener of the response under
+      // way, if any.)
+      log.push(['drain', 'data', 'end', 'error', 'timeout'].map((e) => socket.listenerCount(e)), socket.parser);
+      socket.on('error', (err) => log.push(err.code));
+      second.end(chunk, () => socket.end());
+      first.end('hello');
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = net.connect(server.address().port, '127.0.0.1');
+    client.write('GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    client.write('GET / HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nConnection: upgrade\r\nUpgrade: ws\r\n\r\naaa');
+    let text = '';
+    client.on('data', (d) => { text += d; });
+    await once(client, 'close');
+    server.close();
+    log.push(normalize(text).replace(/X{1024}/g, '<chunk>'));
+    results.push(log);
+  }
+  assert.deepStrictEqual(results[1], results[0]);
+  assert.deepStrictEqual(results[0].slice(0, 2), [[0, 0, 1, 0, 0], null]);
+  // With no answer under way, not even a 'close' listener.
+  const counts = [];
+  for (const [, create] of FACES) {
+    const server = create(() => {});
+    server.on('connect', (req, socket) => {
+      counts.push(['close', 'drain', 'data', 'end', 'error', 'timeout'].map((e) => socket.listenerCount(e)));
+      socket.destroy();
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = net.connect(server.address().port, '127.0.0.1');
+    client.on('error', () => {});
+    client.write('CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\n\r\n');
+    await once(client, 'close');
+    await once(server.close(), 'close');
+  }
+  assert.deepStrictEqual(counts, [[0, 0, 0, 1, 0, 0], [0, 0, 0, 1, 0, 0]]);
+});
