@@ -7,6 +7,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const net = require('node:net');
+const { once } = require('node:events');
 const { FACES, withServer, exchange, normalize, listen } = require('../support/both-servers');
 
 const FAST = { headersTimeout: 150, requestTimeout: 300, connectionsCheckingInterval: 25 };
@@ -102,42 +103,85 @@ test('closeIdleConnections(), closeAllConnections() and close() as node:http', a
   const seen = [];
   for (const [, create] of FACES) {
     const held = [];
+    let heldCame = null;
     const server = create((req, res) => {
-      if (req.url === '/hold') held.push(res);
-      else res.end('now');
+      if (req.url === '/hold') {
+        held.push(res);
+        if (heldCame !== null) heldCame();
+      } else res.end('now');
     });
-    const port = await listen(server);
-    const idle = await connect(port, '/now');
-    const busy = await connect(port, '/hold');
-    const fresh = net.connect(port, '127.0.0.1');
-    fresh.on('error', () => {});
-    await turn();
-    server.closeIdleConnections();
-    await turn();
-    const afterIdle = [idle.closedYet, busy.closedYet, fresh.destroyed || fresh.readyState === 'closed'];
-    held[0].end('held');
-    await turn();
-    const busyText = normalize(busy.text);
-    const other = await connect(port, '/hold');
-    await turn();
-    server.closeAllConnections();
-    await turn();
-    const afterAll = [busy.closedYet, other.closedYet];
-    // close(): idle connections go at once; the server stops listening.
-    const last = await connect(port, '/now');
-    await turn();
-    let closedCallback = false;
-    server.close(() => {
-      closedCallback = true;
+    // (Each step waits for what it needs, not for a time: a loaded machine
+    // may take longer than a turn to deliver a request.)
+    const holding = () => new Promise((resolve) => {
+      heldCame = resolve;
     });
-    await turn();
-    seen.push({ afterIdle, busyText, afterAll, last: [last.closedYet, closedCallback] });
-    fresh.destroy();
+    const sockets = [];
+    try {
+      const port = await listen(server);
+      const idle = await connect(port, '/now');
+      sockets.push(idle);
+      await answered(idle);
+      let came = holding();
+      const busy = await connect(port, '/hold');
+      sockets.push(busy);
+      await came;
+      const fresh = net.connect(port, '127.0.0.1');
+      sockets.push(fresh);
+      fresh.on('error', () => {});
+      await once(fresh, 'connect');
+      await turn();
+      server.closeIdleConnections();
+      await turn();
+      const afterIdle = [idle.closedYet, busy.closedYet, fresh.destroyed || fresh.readyState === 'closed'];
+      held[0].end('held');
+      await answered(busy);
+      const busyText = normalize(busy.text);
+      came = holding();
+      const other = await connect(port, '/hold');
+      sockets.push(other);
+      await came;
+      server.closeAllConnections();
+      await Promise.all([closed(busy), closed(other)]);
+      const afterAll = [busy.closedYet, other.closedYet];
+      // close(): idle connections go at once; the server stops listening.
+      const last = await connect(port, '/now');
+      sockets.push(last);
+      await answered(last);
+      let closedCallback = false;
+      server.close(() => {
+        closedCallback = true;
+      });
+      await closed(last);
+      await turn();
+      seen.push({ afterIdle, busyText, afterAll, last: [last.closedYet, closedCallback] });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      server.closeAllConnections();
+      if (server.listening) server.close();
+    }
   }
   assert.deepStrictEqual(seen[1], seen[0]);
   assert.deepStrictEqual(seen[0].afterAll, [true, true]);
   assert.deepStrictEqual(seen[0].afterIdle.slice(0, 2), [true, false]);
 });
+
+// Resolves once `socket` (of connect()) has its answer ('now' or 'held').
+function answered(socket) {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (/(now|held)$/.test(socket.text) || socket.closedYet) {
+        socket.off('data', check);
+        resolve();
+      }
+    };
+    socket.on('data', check);
+    check();
+  });
+}
+
+function closed(socket) {
+  return socket.closedYet ? Promise.resolve() : once(socket, 'close');
+}
 
 test('an upload whose reader is behind stops being read, then arrives whole', async () => {
   for (const [name, create] of FACES) {
