@@ -10,7 +10,7 @@
 // server's --perf-basic-prof map, native code by callgrind.
 //
 //   node benchmark/server-counts.js [browser|hello|express|WORKLOAD|APP.js] [--n1=2048] [--n2=10240]
-//     [--runs=3] [--sides=builtin,napi] [--package=DIR] [--server=MODULE] [--transport=native|net]
+//     [--runs=3] [--sides=builtin,napi] [--package=DIR] [--server=MODULE] [--transport=net|native]
 //     [--node=BIN,...] [--jobs=2]
 //     [--keep=DIR] [--run=K (the first run's number)] [--top=25] [--inclusive=REGEX]
 //   node benchmark/server-counts.js --from=DIR[:LABEL],... [--sides=...] [--top=25] [--inclusive=REGEX]
@@ -23,10 +23,10 @@
 // napi (install() of --package, default this checkout) and, with
 // --server=MODULE, server: MODULE's createServer(handler) (llhttp-napi/server);
 // preload: node:http's createServer(handler) with llhttp-napi/server/register
-// (of --package) loaded first; native: the same with the server on
-// llhttp-napi/server's own transport (LLHTTP_NAPI_TRANSPORT=native, issue
-// 46), so that --sides=builtin,preload,native counts both transports.
-// --transport=native puts the server side on it too ({ transport } in its
+// (of --package) loaded first, on node:net (LLHTTP_NAPI_TRANSPORT=net);
+// native: the same on llhttp-napi/server's own transport (the default,
+// issue 46), so that --sides=builtin,preload,native counts both transports.
+// --transport=net puts the server side on node:net ({ transport } in its
 // options).
 // --keep keeps the dumps and perf maps; --from reports kept runs again (LABEL
 // renames their napi side, to put two checkouts side by side); --inclusive
@@ -62,7 +62,9 @@ function serve() {
   Promise.resolve(handle).then((ready) => {
     // preload: node:http's createServer under llhttp-napi/server/register;
     // native: the same on the native transport.
+    // (The native transport is the default; preload keeps node:net.)
     if (options.side === 'native') process.env.LLHTTP_NAPI_TRANSPORT = 'native';
+    if (options.side === 'preload') process.env.LLHTTP_NAPI_TRANSPORT = 'net';
     if (options.side === 'preload' || options.side === 'native') {
       require(path.resolve(options.package || common.ROOT, 'lib', 'server', 'register.js'));
     }
@@ -73,7 +75,8 @@ function serve() {
     server.listen(0, '127.0.0.1', () => {
       // (A server the native transport did not take would count node:net.)
       const native = Object.getOwnPropertySymbols(server).some((s) => s.description === 'llhttp-napi/server native transport');
-      if (native !== (options.side === 'native' || options.transport === 'native')) {
+      const expected = options.side === 'native' || (options.side === 'server' && options.transport !== 'net');
+      if (native !== expected) {
         throw new Error(`the server is ${native ? '' : 'not '}on the native transport`);
       }
       process.stdout.write(`listening ${server.address().port} ${process.pid}\n`);

@@ -1,8 +1,8 @@
 'use strict';
 // The JavaScript face of llhttp-napi/server's own transport (TCP and Unix domain sockets)
-// (src/transport/lhn_transport.c, issue 46): a server made with
-// `transport: 'native'` (or, for every server of the process,
-// LLHTTP_NAPI_TRANSPORT=native) listens, accepts, reads and writes through
+// (src/transport/lhn_transport.c, issue 46): a plain (not TLS) server, unless
+// made with `transport: 'net'` (or, for every server of the process,
+// LLHTTP_NAPI_TRANSPORT=net), listens, accepts, reads and writes through
 // the addon on Node's libuv loop instead of node:net. Its connections are
 // NativeSockets: what the connection loop (./connection.js,
 // ./loop-events.js) and the two messages use of a net.Socket, over a
@@ -21,8 +21,9 @@
 //
 // What it does not cover yet takes node:net for that server, decided at
 // listen(): TLS, an fd / handle / signal, a Unix domain socket with
-// readableAll / writableAll or in the abstract namespace, a cluster worker,
-// a build without the transport (docs/server.md, "The native transport"). An
+// readableAll / writableAll or in the abstract namespace, reusePort, a
+// server with pauseOnConnect or a blockList, a cluster worker, a build
+// without the transport (docs/server.md, "The native transport"). An
 // upgrade or a CONNECT hands its connection over to a net.Socket of node's.
 
 const { EventEmitter } = require('node:events');
@@ -80,8 +81,8 @@ function codedError(code, message) {
 
 // ---- the choice ----
 
-// Whether `options.transport` (else LLHTTP_NAPI_TRANSPORT) asks for the
-// native transport: 'native', or 'net' (the default).
+// Whether `options.transport` (else LLHTTP_NAPI_TRANSPORT) leaves the
+// server on the native transport: 'native' (the default), or 'net'.
 function wantsNative(options) {
   const given = options !== null && typeof options === 'object' ? options.transport : undefined;
   if (given !== undefined) {
@@ -92,7 +93,7 @@ function wantsNative(options) {
     }
     return given === 'native';
   }
-  return process.env.LLHTTP_NAPI_TRANSPORT === 'native';
+  return process.env.LLHTTP_NAPI_TRANSPORT !== 'net';
 }
 
 // Called by the Server constructor.
@@ -932,6 +933,9 @@ function accepted(state, id) {
   }
   const socket = new NativeSocket(server, id, state);
   if (!transport.accept(id, socket)) return;
+  // (The server's keepAlive option, as node:net sets it on each connection:
+  // its initial delay kept in seconds.)
+  if (server.keepAlive) transport.setOption(id, 2, true, server.keepAliveInitialDelay);
   state.sockets.add(socket);
   // (node:net's count, which getConnections() answers.)
   server._connections++;
@@ -996,6 +1000,8 @@ function listenTarget(args) {
   const first = rest[0];
   if (first !== null && typeof first === 'object') {
     for (const key of ['fd', 'handle', '_handle', 'signal']) if (first[key] !== undefined) return null;
+    // (SO_REUSEPORT, which the transport does not set.)
+    if (first.reusePort) return null;
     if (first.path !== undefined) {
       // (node:net sets the permissions readableAll / writableAll ask for.)
       return first.readableAll || first.writableAll ? null : pathTarget(first.path, first.backlog, callback);
@@ -1031,6 +1037,8 @@ function pathTarget(path, backlog, callback) {
 function listenNative(server, args) {
   // (A cluster worker's server listens through the primary: node:net's.)
   if (!server[kTransportChoice] || !available() || builtinModule('node:cluster').isWorker) return false;
+  // (What node:net does with each connection before it is a socket.)
+  if (server.pauseOnConnect || server.blockList !== undefined) return false;
   const target = listenTarget(args);
   if (target === null) return false;
   const previous = server[kNativeServer];

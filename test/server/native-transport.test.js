@@ -1,5 +1,5 @@
 'use strict';
-// llhttp-napi/server on its own transport (transport: 'native', issue 46)
+// llhttp-napi/server on its own transport (the default; issue 46)
 // against node:http: the same requests give the same bytes back, the same
 // events, and the connection ends alike (keep-alive, pipelining, bodies
 // sized and chunked, bad requests and 'clientError', half-close, resets,
@@ -501,7 +501,34 @@ test('listen() forms, address(), and what takes node:net instead', { skip }, asy
   });
   assert.match(text, /net$/);
   await new Promise((resolve) => onPath.close(resolve));
+  // reusePort (SO_REUSEPORT): node:net.
+  const reusing = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
+  await new Promise((resolve) => reusing.listen({ port: 0, host: '127.0.0.1', reusePort: true }, resolve));
+  ({ text } = await exchange(reusing.address().port, [withClose(GET)], { end: false }));
+  assert.match(text, /net$/);
+  await new Promise((resolve) => reusing.close(resolve));
   assert.throws(() => ours.createServer({ transport: 'quic' }), { code: 'ERR_INVALID_ARG_VALUE' });
+});
+
+test('a plain server is on the native transport unless transport \'net\' or LLHTTP_NAPI_TRANSPORT=net says otherwise', { skip }, async () => {
+  const kinds = [];
+  const saved = process.env.LLHTTP_NAPI_TRANSPORT;
+  try {
+    for (const [options, env] of [[{}, undefined], [{ transport: 'net' }, undefined], [{}, 'net'],
+      [{ transport: 'native' }, 'net'], [{}, 'native']]) {
+      if (env === undefined) delete process.env.LLHTTP_NAPI_TRANSPORT;
+      else process.env.LLHTTP_NAPI_TRANSPORT = env;
+      const server = ours.createServer(options, (req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { text } = await exchange(server.address().port, [withClose(GET)], { end: false });
+      kinds.push(/(native|net)$/.exec(text)[1]);
+      await new Promise((resolve) => server.close(resolve));
+    }
+  } finally {
+    if (saved === undefined) delete process.env.LLHTTP_NAPI_TRANSPORT;
+    else process.env.LLHTTP_NAPI_TRANSPORT = saved;
+  }
+  assert.deepStrictEqual(kinds, ['native', 'net', 'net', 'native', 'native']);
 });
 
 test('a worker thread that listens on the native transport and exits leaves cleanly', { skip }, async () => {
