@@ -227,10 +227,12 @@ class NativeSocket extends EventEmitter {
     this._bytesRead = value;
   }
 
-  // The bytes handed to write() (written or queued), as node:net counts them.
+  // The bytes handed to write() (written, queued, or corked), as node:net
+  // counts them.
   get bytesWritten() {
     if (this._handedTo !== null) return this._finalBytesWritten + this._handedTo.bytesWritten;
-    return this._finalBytesWritten >= 0 ? this._finalBytesWritten : transport.bytesWritten(this._id);
+    if (this._finalBytesWritten >= 0) return this._finalBytesWritten;
+    return transport.bytesWritten(this._id) + corkedByteLength(this._corkedChunks);
   }
 
   // (node:net's deprecated name for writableLength.)
@@ -772,6 +774,17 @@ class NativeSocket extends EventEmitter {
     this.emit('close', Boolean(err));
     socketGone(this);
   }
+}
+
+// The bytes of corked chunks [data, kind, ...] once encoded.
+function corkedByteLength(chunks) {
+  let bytes = 0;
+  if (chunks === null) return bytes;
+  for (let i = 0; i < chunks.length; i += 2) {
+    const data = chunks[i];
+    bytes += typeof data !== 'string' ? data.length : Buffer.byteLength(data, chunks[i + 1] === LATIN1 ? 'latin1' : 'utf8');
+  }
+  return bytes;
 }
 
 function pushed(socket, data) {
