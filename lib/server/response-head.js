@@ -110,6 +110,7 @@ class OutgoingHead {
     this.maxRequestsOnConnectionReached = false;
     this._outHeaders = null;        // lowercase name -> [name, value]
     this._head = null;              // the head, once made
+    this._headAscii = true;         // no character of the head is above 0x7f
     this._said = 0;                 // what the handler's lines said (bits above)
     this._removed = 0;              // what removeHeader() took away (bits above)
     this._hasBody = req.method !== 'HEAD';
@@ -242,7 +243,10 @@ class OutgoingHead {
     let statusLine;
     if (this.statusMessage === STATUS_CODES[code]) statusLine = wire.statusLine(code);
     else if (BAD_STATUS_CHAR.test(this.statusMessage)) throw errors.invalidChar('statusMessage');
-    else statusLine = `HTTP/1.1 ${code} ${this.statusMessage}\r\n`;
+    else {
+      statusLine = `HTTP/1.1 ${code} ${this.statusMessage}\r\n`;
+      if (NON_ASCII.test(this.statusMessage)) this._headAscii = false;
+    }
     if (code === 204 || code === 304 || code < 200) this._hasBody = false;
     // A client that expects 100 Continue and got a final status may still send.
     if (this._expect_continue && !this._sent100) this.shouldKeepAlive = false;
@@ -349,6 +353,7 @@ class OutgoingHead {
     const recent = recentLines.get(name);
     if (recent !== undefined && recent.value === value) {
       if (recent.bit !== undefined) this._note(recent.bit, value);
+      if (!recent.ascii) this._headAscii = false;
       // (A line given again is made flat once: join() makes one flat
       // string, where `+` makes a tree of them.)
       if (!recent.flat) {
@@ -363,14 +368,18 @@ class OutgoingHead {
     else if (name.length === 19 && isContentDisposition(name)) {
       // (Its line depends on the answer: not remembered.)
       if (this._contentLength && typeof value === 'string') value = latin1ForUtf8Write(value);
+      if (typeof value === 'string' && NON_ASCII.test(value)) this._headAscii = false;
       return head + name + ': ' + value + CRLF;
     }
     const line = name + ': ' + value + CRLF;
+    // (A name is a token: ASCII.)
+    const ascii = typeof value !== 'string' || !NON_ASCII.test(value);
+    if (!ascii) this._headAscii = false;
     // (Lines of a lenient server are not remembered: a strict one takes a
     // remembered line unchecked.)
     if ((typeof value === 'string' || typeof value === 'number') && !this.lenientValues()) {
       if (recentLines.size >= RECENT_NAMES) recentLines.clear();
-      recentLines.set(name, { value, line, bit, flat: false });
+      recentLines.set(name, { value, line, bit, flat: false, ascii });
     }
     return head + line;
   }

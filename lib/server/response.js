@@ -391,6 +391,16 @@ class ServerResponse extends OutgoingHead {
   // Hands the head (if not sent yet), `chunk` (framed when chunked) and, at
   // the end, the last chunk to the connection: one write for strings,
   // one corked sequence for bytes.
+  // Is what _sendBody() writes of `chunk` (a string of `length` bytes in
+  // `encoding`), after `head` (and the trailers), all ASCII? Then its UTF-8
+  // bytes are its latin1 bytes, which the socket encodes for less (no
+  // flattening copy of the string tree first). A UTF-8 string is ASCII
+  // when its byte length is its length; the head keeps whether it is.
+  _asciiOut(chunk, encoding, length, head, trailers) {
+    return length === chunk.length && encoding !== 'latin1' && (head === '' || this._headAscii) &&
+      (!trailers || !isNonAscii(this._trailer));
+  }
+
   _sendBody(chunk, encoding, length, last, callback) {
     const loop = this._loop;
     const chunked = this.chunkedEncoding && this._hasBody;
@@ -410,7 +420,8 @@ class ServerResponse extends OutgoingHead {
       }
       if (length !== 0) out += chunked ? length.toString(16) + CRLF + chunk + CRLF : chunk;
       if (last && chunked) out += '0\r\n' + this._trailer + CRLF;
-      return loop.send(this, out, length !== 0 ? encoding || 'utf8' : 'latin1', last, callback);
+      return loop.send(this, out, length === 0 || this._asciiOut(chunk, encoding, length, head, last && chunked) ?
+        'latin1' : encoding || 'utf8', last, callback);
     }
     const corked = loop.corkFor(this);
     if (head !== '' || chunked) loop.send(this, chunked ? head + length.toString(16) + CRLF : head, 'latin1', false, undefined);
