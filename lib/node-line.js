@@ -27,8 +27,8 @@ for (const name of Object.keys(statics)) {
 // loads, which an application's async hook enabled first would see; so the
 // behaviours are read from this table, and test/parser/node-line.test.js
 // measures each on the built-in of every line and asserts the table agrees.
-const [major, minor] = process.versions.node.split('.').map(Number);
-const from = (line, release) => major === line && minor >= release;
+const [major, minor, patch] = process.versions.node.split('.').map(Number);
+const from = (line, release, fix = 0) => major === line && (minor > release || (minor === release && patch >= fix));
 
 // A throw in kOnMessageBegin or kOnHeaders lets parsing go on. 20 throws
 // the last such exception from execute() at the end; later Nodes drop it at
@@ -116,6 +116,10 @@ Object.assign(module.exports, {
   endCallbackHearsFlushError: major >= 24,
   // node:http publishes 'http.server.response.created' (22 on).
   publishesResponseCreated: major >= 22,
+  // The pairs a long head flushes before its end (kOnHeaders) are collected
+  // up to maxHeadersCount exactly, the rest of a batch dropped (22.22.1 and
+  // 24.14 on); before, each batch whole while fewer were held.
+  collectsToCapacity: from(22, 22, 1) || from(24, 14) || major >= 25,
   // writeInformation(): informational answers, refused once the head is made (24.22 on).
   hasWriteInformation: typeof http.ServerResponse.prototype.writeInformation === 'function',
 });

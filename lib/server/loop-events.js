@@ -17,6 +17,7 @@ const wire = require('./wire');
 const { rawValue } = require('./headers');
 const { expressMakers } = require('./express');
 const { kOwnReads } = require('../read-path');
+const { collectsToCapacity } = require('../node-line');
 
 const { kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kOnExecute } = HTTPParser;
 const { kOpenRequest, kBodyChunk, kBodyEnd, kOpenResponse, kWritable } = seam;
@@ -81,8 +82,13 @@ function onHeaders(pairs, url) {
 }
 
 function collect(before, pairs, max) {
+  if (collectsToCapacity) {
+    const room = max > 0 ? max - (before === null ? 0 : before.length) : Infinity;
+    if (room < pairs.length) pairs = pairs.slice(0, Math.max(room, 0));
+  } else if (before !== null && max > 0 && before.length >= max) {
+    return before;
+  }
   if (before === null) return pairs;
-  if (max > 0 && before.length >= max) return before;
   for (let i = 0; i < pairs.length; i++) before.push(pairs[i]);
   return before;
 }

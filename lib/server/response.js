@@ -435,6 +435,18 @@ class ServerResponse extends OutgoingHead {
     else this._endCallbacks.push(callback);
   }
 
+  // node:http's private raw write, which code written for it calls (Node
+  // 22's tests send an informational answer with it): `data` goes to the
+  // connection as it is, in order with the response's other bytes.
+  _writeRaw(data, encoding, callback) {
+    if (typeof encoding === 'function') {
+      callback = encoding;
+      encoding = undefined;
+    }
+    if (this.destroyed || this._loop === null) return false;
+    return this._loop.send(this, data, encoding, false, callback);
+  }
+
   // A response is write-only: piping from it is an 'error', as node:http's.
   pipe() {
     this.emit('error', errors.cannotPipe());

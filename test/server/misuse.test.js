@@ -176,7 +176,9 @@ test('wrong arguments throw node:http\'s errors; after \'finish\' res.socket is 
 
 test('more header lines than the limit: node:http\'s answer (431 where its parser refuses them) and maxHeadersCount', async () => {
   const lines = (n) => Array.from({ length: n }, (_, i) => `X-H${i}: ${i}\r\n`).join('');
-  for (const [count, max] of [[998, undefined], [999, undefined], [3, 3], [2, 3], [5, 0], [5, null]]) {
+  // (More than 32 lines: the parser flushes them before the head's end, in
+  // batches node:http collects up to the limit, or whole, by release.)
+  for (const [count, max] of [[998, undefined], [999, undefined], [3, 3], [2, 3], [5, 0], [5, null], [65, 50], [40, 20]]) {
     await same((log) => (req, res) => {
       log.push(req.rawHeaders.length, Object.keys(req.headers).length);
       res.end('ok');

@@ -60,6 +60,29 @@ test('res.setHeaders() takes a Headers or a Map, Set-Cookie values kept apart, a
 // Content-Length given before it or by end(), and a status message. Other
 // non-ASCII values of a sized head share the body's utf8 write: test/server/
 // http.test.js compares those.)
+// node:http's private raw write, which Node 22's own tests use for an
+// informational answer: its bytes leave before the head, in order, and its
+// callback runs.
+test('res._writeRaw(): bytes before the head, in order, as node:http\'s', async () => {
+  const answers = {};
+  for (const [face, create] of FACES) {
+    const log = [];
+    await withServer(create, {}, (req, res) => {
+      log.push(res._writeRaw('HTTP/1.1 102 Processing\r\n'));
+      res._writeRaw('Foo: Bar\r\n', 'latin1');
+      res._writeRaw('\r\n', () => log.push('written'));
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end('after');
+    }, async (port) => {
+      const { text } = await get(port);
+      answers[face] = { text: text.replace(/\r\nDate: [^\r]*/, ''), log };
+    });
+  }
+  assert.deepEqual(answers['llhttp-napi/server'], answers['node:http']);
+  assert.match(answers['node:http'].text, /^HTTP\/1\.1 102 Processing\r\nFoo: Bar\r\n\r\nHTTP\/1\.1 200 OK/);
+  assert.deepEqual(answers['node:http'].log, [true, 'written']);
+});
+
 test('a Content-Disposition or chunked head that is not ASCII reaches the wire as latin1 before a utf8 body', async () => {
   const value = Buffer.from('bår').toString('latin1');
   const answers = {};

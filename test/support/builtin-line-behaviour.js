@@ -179,6 +179,24 @@ function measureResponses() {
   };
 }
 
+// How node:http collects the pairs a long head flushes (its kOnHeaders
+// handler on a built-in parser of its pool): up to maxHeaderPairs exactly,
+// or each batch whole while fewer are held.
+function measureCollectsToCapacity() {
+  const { parsers, HTTPParser: Builtin } = require('_http_common');
+  const parser = parsers.alloc();
+  parser._headers = [];
+  parser._url = '';
+  parser.maxHeaderPairs = 10;
+  const onHeaders = parser[Builtin.kOnHeaders];
+  onHeaders.call(parser, new Array(8).fill('a'), '');
+  onHeaders.call(parser, new Array(8).fill('b'), '');
+  const collected = parser._headers.length;
+  parser._headers = [];
+  parsers.free(parser);
+  return collected === 10;
+}
+
 module.exports = () => ({
   handlerLookupDropsException,
   headersThrowHidesResult,
@@ -187,5 +205,6 @@ module.exports = () => ({
   removeSilences,
   keepsHandlers,
   freshConnectionIsIdle: measureFreshConnectionIsIdle(),
+  collectsToCapacity: measureCollectsToCapacity(),
   ...measureResponses(),
 });
