@@ -37,14 +37,16 @@ const handlerLookupDropsException = major >= 22;
 // After a kOnHeaders throw: execute() returns undefined (22 on) ...
 const headersThrowHidesResult = major >= 22;
 // ... and the exception itself reaches the caller when nothing drops it
-// (not on 22.23 on, which drops it at once).
-const headersThrowIsLate = !from(22, 23);
+// (not on 22.23 on, nor on 24.19 and 24.20, which drop it at once).
+const headersThrowIsLate = !(from(22, 23) || (major === 24 && (minor === 19 || minor === 20)));
 // A request's header or trailer fields beyond maxHeaderPairs / 2 fail with
-// HPE_HEADER_OVERFLOW (22.23, 24.21 on).
-const limitsHeaderPairs = from(22, 23) || from(24, 21) || major >= 25;
+// HPE_HEADER_OVERFLOW (22.23, 24.19 on).
+const limitsHeaderPairs = from(22, 23) || from(24, 19) || major >= 25;
 // remove() (node:http's freeParser()) stops the delivery of events until
-// initialize() (24 on).
-const removeSilences = major >= 24;
+// initialize() (24.15 on).
+const removeSilences = from(24, 15) || major >= 25;
+// Three response behaviours came together in 24.20 (below).
+const responsesOf2420 = from(24, 20) || major >= 25;
 // The first function found in kOnHeadersComplete, kOnBody or
 // kOnMessageComplete is kept until initialize() (26 on; kOnMessageBegin and
 // kOnHeaders are looked up anew).
@@ -97,23 +99,25 @@ Object.assign(module.exports, {
   // A connection that has not begun a request counts as idle for
   // closeIdleConnections() (26 on).
   freshConnectionIsIdle: major >= 26,
-  // end()'s callback runs before the 'finish' listeners (24 on; before, it
-  // was a 'finish' listener itself, after those added earlier).
-  endCallbackBeforeFinishListeners: major >= 24,
+  // end()'s callback runs before the 'finish' listeners (24.20 on; before,
+  // it was a 'finish' listener itself, after those added earlier).
+  endCallbackBeforeFinishListeners: responsesOf2420,
   // The chunks a chunked response writes within one tick leave as one chunk
   // (24.22 and 26 on: the response corks itself until the next tick).
   coalescesChunks,
   // writableFinished is true once the socket holds nothing of an ended
-  // response, before 'finish' (before 24; from 24 on it turns with 'finish').
-  finishedOnceFlushed: major < 24,
+  // response, before 'finish' (before 24.20; from then on it turns with
+  // 'finish').
+  finishedOnceFlushed: !responsesOf2420,
   // A chunk written while the response is corked is held by the response and
   // counted in writableLength without its chunked framing (22, and 24 before
   // 24.22, where it began to coalesce); elsewhere it goes to the corked
   // socket, framing and all.
   holdsCorkedChunks: major >= 22 && !coalescesChunks,
   // end()'s callback hears why the response's last bytes could not be
-  // written, and there is no 'finish' (24 on; before, it waited for 'finish').
-  endCallbackHearsFlushError: major >= 24,
+  // written, and there is no 'finish' (24.20 on; before, it waited for
+  // 'finish').
+  endCallbackHearsFlushError: responsesOf2420,
   // node:http publishes 'http.server.response.created' (22 on).
   publishesResponseCreated: major >= 22,
   // The pairs a long head flushes before its end (kOnHeaders) are collected
