@@ -499,6 +499,11 @@ class NativeSocket extends EventEmitter {
     this._local = local;
     this._finalBytesWritten = written;
     socket.once('close', (hadError) => this._handedClosed(hadError));
+    // (Ended before, as the loop ends a connection whose last answer closes
+    // it: the shutdown asked of the addon went with its handle, so the new
+    // socket is ended as node:net's would be, before its listener has it.)
+    if (this._destroyAfterFinish) socket.destroySoon();
+    else if (this._endCalled) socket.end();
     then(socket);
   }
 
