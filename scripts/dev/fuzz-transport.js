@@ -22,7 +22,8 @@
 //   for the server to close: every side must answer node:http's bytes (the
 //   Date header's value aside) and close alike. A difference is run again
 //   twice; one that does not come back is counted as timing (reads
-//   coalesced otherwise) and not failed.
+//   coalesced otherwise) and not failed, as is an answer that is the start
+//   of the other's when both servers closed (a reset lost the tail).
 // - "chaos" exchanges add resets (resetAndDestroy()), half-closes at random
 //   points, stalls (the client stops reading while a large answer is
 //   written, so that backpressure builds), and bursts of connections that
@@ -262,7 +263,11 @@ const VERSIONS = ['HTTP/1.1', 'HTTP/1.1', 'HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0', 'H
 // destroys the connection at once, where node:http destroys it when that
 // response's turn comes (20, 22) or writes what the response wrote and
 // keeps the connection (24 on): /destroy is only a connection's first
-// request. And one of timing: an upgrade or a CONNECT pipelined behind
+// request. A fourth, on every line: a pipelined request's 100 Continue,
+// sent before its turn, goes after its answer's head on node:http when the
+// answer's first write is a Buffer (the head is put before what the answer
+// queued), and before the head here: Expect is only a connection's first
+// request's. And one of timing: an upgrade or a CONNECT pipelined behind
 // answers not all written yet; node:http gives the listener the socket at
 // once, and its bytes land before, between or inside those answers as
 // their writes go, where the native transport hands the connection over
@@ -338,7 +343,7 @@ function request(r, bad, before) {
     headers.push(['Connection', 'Upgrade']);
     headers.push(['Upgrade', r.pick(['echo', 'websocket', 'h2c'])]);
   }
-  if (route.startsWith('/continue') || r.chance(0.03)) headers.push(['Expect', r.chance(0.9) ? '100-continue' : 'something']);
+  if (before === '' && (route.startsWith('/continue') || r.chance(0.03))) headers.push(['Expect', r.chance(0.9) ? '100-continue' : 'something']);
   let body = '';
   const framing = upgrading ? r.pick(['none', 'length']) : r.pick(['none', 'none', 'length', 'length', 'chunked']);
   const takesBody = (method !== 'GET' && method !== 'HEAD' || r.chance(0.2)) && !(upgrading && UPGRADE_BODY_IN_HEAD);
@@ -579,16 +584,27 @@ async function main() {
   });
 
   // Every side runs the script; the compare ones must answer node:http's bytes.
-  const totals = { compared: 0, skippedResets: 0, timing: 0, chaos: 0, bursts: 0, rounds: 0 };
+  const totals = { compared: 0, skippedResets: 0, timing: 0, cutShort: 0, chaos: 0, bursts: 0, rounds: 0 };
   const compareOnce = async (script) => {
     const results = await Promise.all(o.sides.map((side) => runExchange(ports[side], script)));
     return results.map((r) => ({ ...r, text: normalize(r.text) }));
   };
+  // (One answer the start of the other, both closed by the server: a server
+  // that closes while the client's bytes are unread resets the connection,
+  // which loses what was on its way, node:http's as ours, with no error on
+  // the client's side at times; timing, counted apart.)
+  const cutShort = (a, b) => a.closed === 'server' && b.closed === 'server' && a.text.length !== b.text.length &&
+    (a.text.length < b.text.length ? b.text.startsWith(a.text) : a.text.startsWith(b.text));
   const differs = (results) => {
     if (results.some((r) => r.reset)) return null;
     const [reference, ...rest] = results;
     for (let i = 0; i < rest.length; i++) {
-      if (rest[i].text !== reference.text || rest[i].closed !== reference.closed) return { side: o.sides[i + 1], index: i + 1 };
+      if (rest[i].text === reference.text && rest[i].closed === reference.closed) continue;
+      if (cutShort(reference, rest[i])) {
+        totals.cutShort++;
+        continue;
+      }
+      return { side: o.sides[i + 1], index: i + 1 };
     }
     return false;
   };
@@ -707,7 +723,8 @@ async function main() {
   child.removeAllListeners('exit');
   child.send({ type: 'exit' });
   console.log(`fuzz-transport: pass: ${totals.rounds} rounds from seed ${seed}, ${totals.compared} exchanges compared ` +
-    `(${totals.timing} differed once with the timing only, ${totals.skippedResets} not compared: a reset), ` +
+    `(${totals.timing} differed once with the timing only, ${totals.cutShort} cut short by a reset, ` +
+    `${totals.skippedResets} not compared: a reset), ` +
     `${totals.chaos} with resets, half-closes and stalls, ${totals.bursts} bursts; ` +
     `the servers' heap ${(baseline.heapUsed / 1048576).toFixed(1)} -> ${(last.heapUsed / 1048576).toFixed(1)} MiB after GC, ` +
     `rss ${(last.rss / 1048576).toFixed(1)} MiB`);
