@@ -73,7 +73,6 @@ class Connection extends AsyncResource {
     this.later = [];              // the ones after it, in request order (pipelining)
     this.active = null;           // the oldest once its turn came: its bytes go to the socket
     this.closedWith = null;       // the active response when the socket closed (it keeps its socket)
-    this.activeWrote = false;     // ... and some did
     this.held = null;             // response -> { chunks: [data, encoding, callback, ...], bytes, ended }
     this.heldBytes = 0;           // bytes held for responses waiting for their turn
     this.requestsCount = 0;
@@ -99,7 +98,6 @@ class Connection extends AsyncResource {
   // when the writer should wait for 'drain'.
   send(res, data, encoding, last, callback) {
     if (this.active === res) {
-      this.activeWrote = true;
       return this.socket.write(data, encoding, last ? this.afterLastWrite : callback);
     }
     if (this.held === null) this.held = new Map();
@@ -214,7 +212,6 @@ class Connection extends AsyncResource {
     nextTick(closeResponse, res);
     this.oldest = this.later.length === 0 ? null : this.later.shift();
     this.active = null;
-    this.activeWrote = false;
     if (res[kClosesConnection]) {
       this.lastAnswered = true;
       // (A stream handed over as a connection may be a plain Duplex.)
@@ -237,7 +234,6 @@ class Connection extends AsyncResource {
     const chunks = entry.chunks;
     const lastAt = entry.ended ? chunks.length - 3 : -1;
     const socket = this.socket;
-    this.activeWrote = true;
     socket.cork();
     for (let i = 0; i < chunks.length; i += 3) {
       socket.write(chunks[i], chunks[i + 1], i === lastAt ? this.afterLastWrite : chunks[i + 2]);

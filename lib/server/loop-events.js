@@ -238,7 +238,10 @@ function clientError(conn, err) {
   conn.errored = true;
   const socket = conn.socket;
   if (conn.server.emit('clientError', err, socket)) return;
-  if (socket.writable && !conn.activeWrote) socket.write(wire.answerToError(err.code));
+  // (node:http's rule: unless the answer under way sent its head; a 1xx
+  // before it is no head.)
+  const active = conn.active;
+  if (socket.writable && (active === null || !active._headerSent)) socket.write(wire.answerToError(err.code));
   socket.destroy(err);
 }
 

@@ -499,6 +499,12 @@ class NativeSocket extends EventEmitter {
   [kHandOver](then) {
     if (this.destroyed) return then(null);
     transport.readStop(this._id);
+    // (What a response wrote under a cork goes before what the listener
+    // writes, as on one net.Socket.)
+    if (this._corked > 0) {
+      this._corked = 1;
+      this.uncork();
+    }
     if (this._queued > 0) {
       this._handOverWhenFlushed = then;
       return;
@@ -523,6 +529,11 @@ class NativeSocket extends EventEmitter {
     this._handedTo = socket;
     this._local = local;
     this._finalBytesWritten = written;
+    // (Ended before, as the loop ends a connection whose last answer closes
+    // it: the shutdown asked of the addon went with its handle, so the new
+    // socket is ended as node:net's would be, before its listener has it.)
+    if (this._destroyAfterFinish) socket.destroySoon();
+    else if (this._endCalled) socket.end();
     then(socket);
   }
 
@@ -722,14 +733,16 @@ class NativeSocket extends EventEmitter {
   _written(queued) {
     this._queued = queued;
     runCallbacks(this._pending.shift(), null);
-    if (queued === 0 && this._needDrain) {
-      this._needDrain = false;
-      this.emit('drain');
-    }
+    // (The hand-over first: what a writer writes at 'drain' then goes to the
+    // new socket, after what the listener wrote, as on one net.Socket.)
     const then = this._handOverWhenFlushed;
     if (queued === 0 && then !== null) {
       this._handOverWhenFlushed = null;
       this[kHandOver](then);
+    }
+    if (queued === 0 && this._needDrain) {
+      this._needDrain = false;
+      this.emit('drain');
     }
   }
 

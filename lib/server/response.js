@@ -373,7 +373,13 @@ class ServerResponse extends OutgoingHead {
     }
     // (The end releases every cork of the response, as node:http's.)
     if (this._corked !== 0) this._releaseCorks();
-    if (this._loop.isTurnOf(this)) this[kAllSent]();
+    if (this._loop.isTurnOf(this)) {
+      // (... and the socket's whole, as node:http's: what this tick wrote
+      // leaves now, before what the rest of the read may do to the socket.)
+      const socket = this._loop.socket;
+      while (socket.writableCorked > 0) socket.uncork();
+      this[kAllSent]();
+    }
     if (httpObserved()) finishRequestEntry(this);
     return this;
   }

@@ -714,3 +714,54 @@ test('a socket closed by a handler in the middle of pipelined requests: the requ
   }
   assert.deepStrictEqual(counts, [counts[0], counts[0]]);
 });
+
+// (Found by scripts/dev/fuzz-transport.js.) A response ended in the read
+// that carried its request leaves at once, whatever the same read holds
+// after it: on lines whose parser refuses bytes after a message that closes
+// the connection (20, 22), a request begun behind an HTTP/1.0 one is a parse
+// error that destroys the socket, and node:http's answer to the first,
+// written and ended in the handler, is out before that.
+test('an answer ended at once leaves before a parse error later in the same read', async () => {
+  const handler = () => (req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.write('a');
+    res.end('b');
+  };
+  for (const request of ['GET /a HTTP/1.0\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\n',
+    'GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /b HTTP/1.1\r\n']) {
+    const r = await same({}, handler, [request], { end: false });
+    assert.match(r.text, /^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\n(ab|1\r\na\r\n1\r\nb\r\n0\r\n\r\n|2\r\nab\r\n0\r\n\r\n)$/);
+  }
+});
+
+// (Found by scripts/dev/fuzz-transport.js.) A parse error in the body of a
+// request that was told to continue: the 100 Continue is not the answer's
+// head, so the 400 still goes out, as node:http sends it; with the
+// 'checkContinue' listener and without.
+test('a bad body after 100 Continue gets its 400, as node:http', async () => {
+  const handler = () => (req, res) => {
+    req.resume();
+    req.on('end', () => res.end('read'));
+  };
+  const bodies = ['Content-Length: 3\r\n\r\nabcBAD\r\n\r\n', 'Transfer-Encoding: chunked\r\n\r\n1\r\naXX\r\n'];
+  for (const listen of [false, true]) {
+    const withListener = listen ? () => (req, res) => {
+      res.writeContinue();
+      handler()(req, res);
+    } : handler;
+    for (const body of bodies) {
+      const request = `POST /p HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n${body}`;
+      const results = [];
+      for (const [, create] of FACES) {
+        const r = await withServer(create, {}, null, (port, server) => {
+          if (listen) server.on('checkContinue', withListener());
+          else server.on('request', handler());
+          return exchange(port, [request], { end: false });
+        });
+        results.push(normalize(r.text));
+      }
+      assert.strictEqual(results[1], results[0]);
+      assert.match(results[0], /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 400 Bad Request\r\n/);
+    }
+  }
+});

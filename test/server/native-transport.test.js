@@ -410,6 +410,61 @@ test('upgrade and CONNECT on a native server: a net.Socket, after the answers be
   assert.strictEqual(results[0].closedConnections, 2);
 });
 
+// (Found by scripts/dev/fuzz-transport.js.) An upgrade pipelined behind an
+// answer that closes the connection: the socket its listener gets is ended
+// already, as node:net's is (what the listener writes goes nowhere, and the
+// client sees the connection close), not a live copy of the descriptor.
+test('an upgrade behind an answer that closed the connection gets an ended socket, as node:http', { skip }, async () => {
+  const makeHandler = (log) => (req, res) => res.end('unexpected');
+  const around = (server, log) => {
+    server.on('checkContinue', (req, res) => {
+      res.writeHead(417);
+      res.end();
+    });
+    server.on('upgrade', (req, socket) => {
+      log.push(['upgrade', req.url, socket.writable]);
+      socket.on('error', (err) => log.push(['error', err.code]));
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n');
+      socket.on('end', () => socket.end());
+      socket.resume();
+    });
+  };
+  const r = await same({}, makeHandler,
+    ['POST /r HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\nq' +
+      'GET /u HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n'], { end: false, idleMs: 1000 }, around);
+  assert.match(r.text, /^HTTP\/1\.1 417 Expectation Failed\r\n[^]*\r\n\r\n0\r\n\r\n$/);
+  assert.deepStrictEqual(r.log[0], ['upgrade', '/u', false]);
+});
+
+// (Found by scripts/dev/fuzz-transport.js.) An upgrade behind a large
+// answer under way: what the answer wrote goes first, corked or queued, and
+// what it writes once the listener has the socket follows the listener's
+// bytes (here: nothing, the listener ended it), as on one net.Socket.
+test('an upgrade behind a large answer under way: the answer\'s bytes first, as node:http', { skip }, async () => {
+  const piece = Buffer.alloc(16384, 'x');
+  const makeHandler = () => (req, res) => {
+    res.setHeader('Content-Length', 16 * piece.length);
+    let left = 16;
+    const more = () => {
+      while (left > 0 && !res.destroyed) {
+        left--;
+        if (left === 0) res.end(piece);
+        else if (!res.write(piece)) return;
+      }
+    };
+    res.on('drain', more);
+    more();
+  };
+  const around = (server) => server.on('upgrade', (req, socket) => {
+    socket.on('error', () => {});
+    socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    socket.resume();
+  });
+  const upgrade = 'GET /u HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n';
+  const r = await same({}, makeHandler, ['GET /big HTTP/1.1\r\nHost: x\r\n\r\n' + upgrade], { end: false, idleMs: 1000 }, around);
+  assert.match(r.text, /^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nx+HTTP\/1\.1 403 Forbidden\r\n/);
+});
+
 // Code written for node:net reads a listening server's _handle (supertest
 // closes the server it made only when it has one): there while listening,
 // null once closed, on both.

@@ -491,4 +491,4 @@ function generateCase(seed, index, nested = false, options = {}) {
   };
 }
 
-module.exports = { generateCase };
+module.exports = { generateCase, Rng, hash32 };
