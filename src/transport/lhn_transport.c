@@ -38,6 +38,11 @@
  *   left, so that a request does not stop and start a timer of libuv's.
  *   Setting a shorter timeout starts it again at once; none (0) leaves it
  *   to find that when it is due.
+ * - A listener or a connection may also start from a descriptor of
+ *   someone else's (listenFd(), adopt()): one node:net's listen() was given
+ *   (the listener's from then on, as node:net's), or a copy of one that a
+ *   handle of node's keeps (a server's or a cluster's, whose owner closes
+ *   it), TCP or a Unix domain socket by the socket's family.
  * - The calls into JavaScript go through one function (init()'s dispatch),
  *   called on the server or the connection's object with an event kind
  *   (TX_EVENT_*, exported as `events`), one number and, for a parsed read,

@@ -3,9 +3,10 @@
 // node:http and on llhttp-napi/server's native transport (issue 46): a
 // descriptor ({ fd }, TCP and a Unix domain socket, inherited as systemd
 // hands one over), a handle (a server, { handle }, { _handle }, the handle
-// itself), the descriptors and handles node:net refuses, and a cluster
-// worker, round-robin and with the listening socket shared. The same
-// assertions on both; on the native transport, the connections are its own.
+// itself, a bound socket), the descriptors and handles node:net refuses,
+// and a cluster worker, round-robin and with the listening socket shared.
+// The same assertions on both; on the native transport, the connections
+// are its own.
 const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
@@ -158,8 +159,11 @@ test('descriptors and handles node:net refuses: the same error, thrown or emitte
     fs.rmSync(where, { force: true });
     const onPath = net.createServer();
     await new Promise((resolve) => onPath.listen(where, resolve));
+    const connected = net.connect(live.address().port, '127.0.0.1');
+    await once(connected, 'connect');
     const out = {};
     for (const [name, arg] of [['a live server\'s descriptor', { fd: live._handle.fd }], ['a file', { fd: file }],
+      ['a connected socket', connected],
       ['not open', { fd: 0x7fff }], ['not an integer', { fd: 1.5 }], ['too big', { fd: 2 ** 31 }],
       ['negative', { fd: -1 }], ['a string', { fd: '3' }], ['a listening Unix domain socket server', onPath],
       ['its descriptor', { fd: onPath._handle.fd }]]) {
@@ -172,6 +176,7 @@ test('descriptors and handles node:net refuses: the same error, thrown or emitte
       fileOpen = false;
     }
     out.fileOpen = fileOpen;
+    connected.destroy();
     // (Still there, and still its own.)
     out.liveStill = await request(live.address().port);
     fs.closeSync(file);
@@ -182,6 +187,7 @@ test('descriptors and handles node:net refuses: the same error, thrown or emitte
   assert.deepStrictEqual(r['a file'].slice(0, 4), ['error', 'EINVAL', r['a file'][2], 'listen']);
   assert.deepStrictEqual(r['a live server\'s descriptor'].slice(0, 2), ['error', 'EEXIST']);
   assert.strictEqual(r.negative[1], 'ERR_INVALID_ARG_VALUE');
+  assert.deepStrictEqual(r['a connected socket'].slice(0, 2), ['error', 'EINVAL']);
   assert.strictEqual(r.fileOpen, true);
   assert.deepStrictEqual(r.liveStill, []);
 });
