@@ -27,9 +27,9 @@
 // descriptor (listenGiven()).
 //
 // What it does not cover yet takes node:net for that server, decided at
-// listen(): TLS, a signal, a Unix domain socket with readableAll /
-// writableAll or in the abstract namespace, an exclusive listen in a
-// cluster worker, a build without the transport (docs/server.md, "The
+// listen(): TLS, a signal, reusePort, a Unix domain socket with
+// readableAll / writableAll or in the abstract namespace, an exclusive
+// listen in a cluster worker, a build without the transport (docs/server.md, "The
 // native transport"). An upgrade or a CONNECT hands its connection over to
 // a net.Socket of node's.
 
@@ -902,6 +902,8 @@ function listenTarget(args) {
     // (A descriptor, a handle, a bound socket: node:net's listen() first, then listenGiven().)
     for (const key of ['fd', 'handle', '_handle', 'signal']) if (first[key] !== undefined) return null;
     if (net.BoundSocket !== undefined && first instanceof net.BoundSocket) return null;
+    // (Ports shared between listeners: node:net's, where the line has them.)
+    if (first.reusePort) return null;
     if (first.path !== undefined) {
       // (node:net sets the permissions readableAll / writableAll ask for.)
       return first.readableAll || first.writableAll ? null : pathTarget(first.path, first.backlog, callback);
