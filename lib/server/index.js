@@ -137,6 +137,13 @@ class Server extends net.Server {
     return super.listen(...args);
   }
 
+  // node:net's last step of listen() (its name, which cluster workers and
+  // code that wraps it call): the native transport listens on a handle or
+  // a descriptor given to listen(), or a cluster's, where it covers it.
+  _listen2(...args) {
+    return nativeTransport.listenGiven(this, args, super._listen2);
+  }
+
   address() {
     const address = nativeTransport.nativeAddress(this);
     return address === undefined ? super.address() : address;

@@ -19,11 +19,18 @@
 // response's pieces together); the bytes the kernel did not take are queued
 // in the addon, whose count is the socket's writableLength.
 //
+// A descriptor, a handle and a cluster worker's listen() go through
+// node:net's listen(), which checks the arguments and asks the cluster's
+// primary, up to its last step (server._listen2()): there the transport
+// listens on the descriptor, on a copy of the handle's, or (a round-robin
+// worker) takes each connection the primary sends over a copy of its
+// descriptor (listenGiven()).
+//
 // What it does not cover yet takes node:net for that server, decided at
-// listen(): TLS, an fd / handle / signal, a Unix domain socket with
-// readableAll / writableAll or in the abstract namespace, reusePort, a
-// server with pauseOnConnect or a blockList, a cluster worker, a build
-// without the transport (docs/server.md, "The native transport"). An
+// listen(): TLS, a signal, reusePort, a Unix domain socket with
+// readableAll / writableAll or in the abstract namespace, a server with
+// pauseOnConnect or a blockList, an exclusive listen in a cluster worker, a
+// build without the transport (docs/server.md, "The native transport"). An
 // upgrade or a CONNECT hands its connection over to a net.Socket of node's.
 
 const { EventEmitter } = require('node:events');
@@ -70,6 +77,21 @@ function systemError(code, syscall, address, port) {
   err.syscall = syscall;
   if (address !== undefined) err.address = address;
   if (port !== undefined) err.port = port;
+  return err;
+}
+
+// A listen() that failed, as node:net tells it: the address always (null
+// for a descriptor or a handle), the port when there is one.
+function listenError(code, address, port) {
+  const known = util.getSystemErrorMap().get(code);
+  const [name, message] = known === undefined ? [`Unknown system error ${code}`, 'unknown error'] : known;
+  const where = port > 0 ? ` ${address}:${port}` : address ? ` ${address}` : '';
+  const err = new Error(`listen ${name}: ${message}${where}`);
+  err.code = name;
+  err.errno = code;
+  err.syscall = 'listen';
+  err.address = address;
+  if (port) err.port = port;
   return err;
 }
 
@@ -920,6 +942,12 @@ class NativeServerState {
     this.id = -1;                 // the addon's listener, -1: none (yet, or any more)
     this.sockets = new Set();
     this.closing = false;
+    this.closed = false;
+    // The handle node:net's listen() set (server._handle: a handle given
+    // to listen(), a cluster's), which node:net's rules read and close,
+    // or null (the server's _handle is a NativeListenHandle).
+    this.nodeHandle = null;
+    this.addressless = false;     // a Unix domain socket listened on by descriptor: address() is null
   }
 }
 
@@ -937,7 +965,7 @@ function dispatch(kind, value, text) {
     case EVENTS.READ_ERROR: this.destroy(systemError(value, 'read')); break;
     case EVENTS.WRITE_ERROR: this.destroy(systemError(value, 'write')); break;
     case EVENTS.CLOSE: this._closed(value); break;
-    case EVENTS.CONNECTION: accepted(this, value); break;
+    case EVENTS.CONNECTION: takeConnection(this, value); break;
     case EVENTS.ACCEPT_ERROR: this.server.emit('error', systemError(value, 'accept')); break;
     case EVENTS.SERVER_CLOSE: listenerClosed(this); break;
   }
@@ -947,26 +975,30 @@ function prepare() {
   if (readBuffer === null) readBuffer = Buffer.from(transport.init(dispatch));
 }
 
-function accepted(state, id) {
+// Connection `id` of the addon's for the listener `state`: its socket,
+// 'connection', then its reads; false when the server does not take it
+// (closing, or at maxConnections: 'drop', as node:net says it), for the
+// caller to close it. (_connections: node:net's count, which
+// getConnections() and a cluster worker read.)
+function takeConnection(state, id) {
   const server = state.server;
-  if (state.closing) return;
-  // (Over maxConnections, node:net closes it and says so with 'drop'.)
+  if (state.closing) return false;
   if (server.maxConnections != null && server._connections >= server.maxConnections) {
     const data = dropped(id);
     if (data === undefined) server.emit('drop');
     else server.emit('drop', data);
-    return;
+    return false;
   }
   const socket = new NativeSocket(server, id, state);
-  if (!transport.accept(id, socket)) return;
+  if (!transport.accept(id, socket)) return false;
   // (The server's keepAlive option, as node:net sets it on each connection:
   // its initial delay kept in seconds.)
   if (server.keepAlive) transport.setOption(id, 2, true, server.keepAliveInitialDelay);
   state.sockets.add(socket);
-  // (node:net's count, which getConnections() answers.)
   server._connections++;
   server.emit('connection', socket);
   if (!socket.destroyed && !socket._paused) transport.readStart(id);
+  return true;
 }
 
 // The addresses of connection `id`, which the server dropped, as node:net
@@ -998,8 +1030,9 @@ function socketGone(socket) {
 
 function listenerClosed(state) {
   state.id = -1;
-  if (state.server[kNativeServer] === state) state.server._handle = null;
-  if (state.sockets.size === 0) emitClose(state.server, state);
+  const server = state.server;
+  if (state.nodeHandle === null && server[kNativeServer] === state) server._handle = null;
+  if (state.closing && state.sockets.size === 0) emitClose(server, state);
 }
 
 function emitClose(server, state) {
@@ -1025,8 +1058,11 @@ function listenTarget(args) {
   let ipv6Only = false;
   const first = rest[0];
   if (first !== null && typeof first === 'object') {
+    // (A descriptor, a handle, a bound socket: node:net's listen() first, then listenGiven().)
     for (const key of ['fd', 'handle', '_handle', 'signal']) if (first[key] !== undefined) return null;
-    // (SO_REUSEPORT, which the transport does not set.)
+    if (net.BoundSocket !== undefined && first instanceof net.BoundSocket) return null;
+    // (SO_REUSEPORT, ports shared between listeners: node:net's, where the
+    // line has them.)
     if (first.reusePort) return null;
     if (first.path !== undefined) {
       // (node:net sets the permissions readableAll / writableAll ask for.)
@@ -1061,10 +1097,10 @@ function pathTarget(path, backlog, callback) {
 // listen(...args) on the native transport when the server chose it and it
 // covers the case; returns false for node:net to take it.
 function listenNative(server, args) {
-  // (A cluster worker's server listens through the primary: node:net's.)
+  // (In a cluster worker, node:net's listen() asks the primary first:
+  // listenGiven() takes it from there.)
   if (!server[kTransportChoice] || !available() || builtinModule('node:cluster').isWorker) return false;
-  // (What node:net does with each connection before it is a socket.)
-  if (server.pauseOnConnect || server.blockList !== undefined) return false;
+  if (!coversServer(server)) return false;
   const target = listenTarget(args);
   if (target === null) return false;
   const previous = server[kNativeServer];
@@ -1106,7 +1142,7 @@ function listenNative(server, args) {
 function listening(server, state, id, at, port) {
   if (id < 0) {
     state.closed = true;
-    nextTick(() => server.emit('error', systemError(id, 'listen', at, port)));
+    nextTick(() => server.emit('error', listenError(id, at, port)));
     return;
   }
   state.id = id;
@@ -1120,7 +1156,8 @@ function listening(server, state, id, at, port) {
 // path), or undefined when it is not on it.
 function nativeAddress(server) {
   const state = server[kNativeServer];
-  if (state === undefined) return undefined;
+  if (state === undefined || state.nodeHandle !== null) return undefined;
+  if (state.addressless) return null;
   const where = state.id === -1 ? undefined : transport.serverAddress(state.id);
   if (typeof where === 'string') return where;
   return where === undefined ? null : { address: where[0], family: `IPv${where[1]}`, port: where[2] };
@@ -1128,14 +1165,14 @@ function nativeAddress(server) {
 
 function isListeningNatively(server) {
   const state = server[kNativeServer];
-  return state === undefined ? undefined : state.id !== -1 && !state.closing;
+  return state === undefined || state.nodeHandle !== null ? undefined : state.id !== -1 && !state.closing;
 }
 
 // The server's close(callback) on this transport; false when it is not on it.
 function closeNative(server, callback) {
   const state = server[kNativeServer];
   if (state === undefined) return false;
-  if (state.id === -1 || state.closing) {
+  if (state.closing || (state.id === -1 && state.nodeHandle === null)) {
     if (typeof callback === 'function') {
       server.once('close', () => callback(codedError('ERR_SERVER_NOT_RUNNING', 'Server is not running.')));
     }
@@ -1145,19 +1182,131 @@ function closeNative(server, callback) {
   }
   if (typeof callback === 'function') server.once('close', callback);
   state.closing = true;
+  // (node:net's handle, closed as node:net closes it: a given handle's
+  // descriptor goes, a cluster's tells the primary.)
+  const handle = state.nodeHandle;
   server._handle = null;
-  transport.closeServer(state.id);
+  if (state.id !== -1) transport.closeServer(state.id);
+  if (handle !== null) handle.close();
   // (As node:net's: 'close' on the next tick when no connection is left,
   // while the listener's handle closes.)
   if (state.sockets.size === 0) emitClose(server, state);
   return true;
 }
 
+// ref() / unref(); false when node:net's handle takes it too (its ref is
+// what keeps a round-robin cluster worker alive).
 function refNative(server, ref) {
   const state = server[kNativeServer];
   if (state === undefined) return false;
   if (state.id !== -1) transport.refServer(state.id, ref);
-  return true;
+  return state.nodeHandle === null;
+}
+
+// ---- a descriptor, a handle, a cluster's ----
+
+// server[kAdoptedBy] on a handle of node's whose connections go to the
+// server (adoptConnection()).
+const kAdoptedBy = Symbol('llhttp-napi/server adopted by');
+
+// node:net's last step of listen(), server._listen2(address, port,
+// addressType, backlog, fd) (`args`; `nodeListen`: node:net's), on the
+// native transport where it covers it. node:net's listen() has checked the
+// arguments and, in a cluster worker, asked the primary; server._handle is
+// then a handle given to listen() (a TCP server's or socket's, a bound
+// socket's), the listening socket a cluster's primary shares, or, in a
+// round-robin worker, node's stand-in for the primary's listener; else `fd`
+// is a descriptor to listen on.
+function listenGiven(server, args, nodeListen) {
+  if (!server[kTransportChoice] || !available() || !coversServer(server)) return Reflect.apply(nodeListen, server, args);
+  const handle = server._handle;
+  const backlog = args[3];
+  const fd = args[4];
+  if (handle !== null && handle !== undefined) {
+    if (typeof handle.listen !== 'function' || typeof handle.close !== 'function') return Reflect.apply(nodeListen, server, args);
+    // node:net's rules run (the handle's owner, its 'listening', its
+    // errors, unref() before listen()) with the handle's listen() ours.
+    const listen = handle.listen;
+    handle.listen = function listenNatively(...listenArgs) {
+      handle.listen = listen;
+      return listenOnHandle(server, handle, listen, listenArgs);
+    };
+    return Reflect.apply(nodeListen, server, args);
+  }
+  if (typeof fd === 'number' && fd >= 0) {
+    listenOnFd(server, fd, backlog);
+    return undefined;
+  }
+  return Reflect.apply(nodeListen, server, args);
+}
+
+// (What node:net does with each connection before it is a socket, the
+// transport does not: pauseOnConnect, a blockList.)
+function coversServer(server) {
+  return !server.pauseOnConnect && server.blockList === undefined;
+}
+
+function flagsOf(server) {
+  return server.noDelay === false ? 0 : 2;
+}
+
+// The listener `state` stands for node's `handle`, whose connections it
+// takes.
+function adopting(state, handle) {
+  state.nodeHandle = handle;
+  state.server[kNativeServer] = state;
+  handle[kAdoptedBy] = state;
+  handle.onconnection = adoptConnection;
+  return state;
+}
+
+// The handle's listen(backlog) for node:net's listen(): a socket's handle
+// (a descriptor): the transport listens on a copy of it, and takes what the
+// handle accepts itself (it may have listened before); the primary's
+// stand-in in a round-robin cluster worker (no descriptor): it listens as
+// node's, and the transport takes each connection the primary sends.
+// Returns 0 or a libuv error code, as the handle's.
+function listenOnHandle(server, handle, listen, listenArgs) {
+  prepare();
+  const fd = handle.fd;
+  if (typeof fd !== 'number') {
+    const err = Reflect.apply(listen, handle, listenArgs);
+    if (err === 0) adopting(new NativeServerState(server), handle);
+    return err;
+  }
+  const backlog = listenArgs[0];
+  const state = new NativeServerState(server);
+  const id = transport.listenFd(state, fd, Number.isInteger(backlog) && backlog > 0 ? backlog : 511, flagsOf(server) | 4);
+  if (id < 0) return id;
+  adopting(state, handle).id = id;
+  return 0;
+}
+
+// A connection a handle of node's accepted, or a round-robin cluster's
+// primary sent (`this`: the handle): the transport goes on with a copy of
+// its descriptor, and node's handle closes.
+function adoptConnection(err, clientHandle) {
+  const state = this[kAdoptedBy];
+  if (err) {
+    state.server.emit('error', systemError(err, 'accept'));
+    return;
+  }
+  const id = transport.adopt(clientHandle.fd, flagsOf(state.server));
+  clientHandle.close();
+  // (No copy, out of descriptors: the connection goes, as a failed accept.)
+  if (id >= 0 && !takeConnection(state, id)) transport.close(id);
+}
+
+// listen({ fd }): the transport listens on the descriptor itself, as
+// node:net does (it is the listener's from then on: close() closes it).
+function listenOnFd(server, fd, backlog) {
+  prepare();
+  const state = new NativeServerState(server);
+  server[kNativeServer] = state;
+  const id = transport.listenFd(state, fd, Number.isInteger(backlog) && backlog > 0 ? backlog : 511, flagsOf(server));
+  // (node:net's handle over a Unix domain socket cannot tell its name.)
+  if (id >= 0 && typeof transport.serverAddress(id) === 'string') state.addressless = true;
+  listening(server, state, id, null, null);
 }
 
 // (node:net's name for its class, which `req.socket.constructor.name` and
@@ -1166,5 +1315,5 @@ function refNative(server, ref) {
 Object.defineProperty(NativeSocket, 'name', { value: 'Socket' });
 Object.setPrototypeOf(NativeSocket.prototype, net.Socket.prototype);
 
-module.exports = { chooseTransport, available, listenNative, nativeAddress, isListeningNatively, closeNative, refNative,
-  NativeSocket };
+module.exports = { chooseTransport, available, listenNative, listenGiven, nativeAddress, isListeningNatively, closeNative,
+  refNative, NativeSocket };

@@ -38,6 +38,11 @@
  *   left, so that a request does not stop and start a timer of libuv's.
  *   Setting a shorter timeout starts it again at once; none (0) leaves it
  *   to find that when it is due.
+ * - A listener or a connection may also start from a descriptor of
+ *   someone else's (listenFd(), adopt()): one node:net's listen() was given
+ *   (the listener's from then on, as node:net's), or a copy of one that a
+ *   handle of node's keeps (a server's or a cluster's, whose owner closes
+ *   it), TCP or a Unix domain socket by the socket's family.
  * - The calls into JavaScript go through one function (init()'s dispatch),
  *   called on the server or the connection's object with an event kind
  *   (TX_EVENT_*, exported as `events`), one number and, for a parsed read,
@@ -325,18 +330,15 @@ static void on_shutdown(uv_shutdown_t *req, int status) {
   dispatch(c->tx, c->object, c->async, TX_EVENT_FINISHED, status);
 }
 
-static void on_connection(uv_stream_t *listener, int status) {
-  tx_server *s = listener->data;
-  tx_state *tx = s->tx;
-  if (status < 0) {
-    dispatch(tx, s->object, s->async, TX_EVENT_ACCEPT_ERROR, status);
-    return;
-  }
+/* A connection with its handles initialized (a Unix domain socket's when
+ * is_pipe, else TCP's) and an id, not yet connected to anything; NULL when
+ * out of memory. conn_close() takes it back. */
+static tx_conn *conn_new(tx_state *tx, int is_pipe) {
   tx_conn *c = calloc(1, sizeof(*c));
-  if (c == NULL) return;
+  if (c == NULL) return NULL;
   c->tx = tx;
   c->parser_id = NO_ID;
-  c->is_pipe = s->is_pipe;
+  c->is_pipe = is_pipe;
   if (c->is_pipe) uv_pipe_init(tx->loop, &c->io.pipe, 0);
   else uv_tcp_init(tx->loop, &c->io.tcp);
   uv_timer_init(tx->loop, &c->timer);
@@ -348,8 +350,20 @@ static void on_connection(uv_stream_t *listener, int status) {
   if (slot_add(&tx->conns, c, &c->id) != 0) {
     c->id = NO_ID;
     conn_close(c);
+    return NULL;
+  }
+  return c;
+}
+
+static void on_connection(uv_stream_t *listener, int status) {
+  tx_server *s = listener->data;
+  tx_state *tx = s->tx;
+  if (status < 0) {
+    dispatch(tx, s->object, s->async, TX_EVENT_ACCEPT_ERROR, status);
     return;
   }
+  tx_conn *c = conn_new(tx, s->is_pipe);
+  if (c == NULL) return;
   if (uv_accept(listener, &c->io.stream) != 0) {
     conn_close(c);
     return;
@@ -358,6 +372,32 @@ static void on_connection(uv_stream_t *listener, int status) {
   dispatch(tx, s->object, s->async, TX_EVENT_CONNECTION, c->id);
   /* (JavaScript that did not take it, or is gone: the connection goes) */
   if (c->object == NULL) conn_close(c);
+}
+
+/* ---- descriptors from elsewhere ------------------------------------------- */
+
+/* A copy of descriptor `fd` that a child process does not inherit, or a
+ * libuv error code (< 0). (dup() and FIOCLEX rather than
+ * fcntl(F_DUPFD_CLOEXEC): a build on a newer glibc asks for
+ * fcntl64@GLIBC_2.28, which the prebuilt binary may not need,
+ * scripts/dev/check-prebuilds.js) */
+static int copy_fd(int fd) {
+  int copy = dup(fd);
+  if (copy < 0) return uv_translate_sys_error(errno);
+  ioctl(copy, FIOCLEX);
+  return copy;
+}
+
+/* Whether descriptor `fd` is a stream socket the transport opens: 0 for
+ * TCP (v4 or v6), 1 for a Unix domain socket, or UV_EINVAL for anything
+ * else (a file, a datagram socket, a descriptor not open), as node:net
+ * tells them apart (libuv's guess, which reads the socket's family). */
+static int socket_kind(int fd) {
+  switch (uv_guess_handle(fd)) {
+    case UV_TCP: return 0;
+    case UV_NAMED_PIPE: return 1;
+    default: return UV_EINVAL;
+  }
 }
 
 /* ---- servers ------------------------------------------------------------------ */
@@ -498,6 +538,84 @@ static napi_value ListenPath(napi_env env, napi_callback_info info) {
   uv_pipe_init(tx->loop, &s->io.pipe, 0);
   s->io.handle.data = s;
   return listening(env, s, argv[0], uv_pipe_bind(&s->io.pipe, path), backlog);
+}
+
+/* listenFd(server, fd, backlog, flags): a listener for `server` on
+ * descriptor `fd`, a TCP or Unix domain socket (bound or not: listen()
+ * binds an unbound one to a port of the kernel's), as listen() does on a
+ * port; flags bit 2: no delay on its connections, bit 4: listen on a copy
+ * of fd (fd stays its owner's), else the listener owns fd once it opened
+ * it and closes it when it closes, also when it fails to listen. Returns its id, or a libuv
+ * error code (< 0): UV_EINVAL for a descriptor that is no such socket,
+ * UV_EEXIST for one that a handle of this loop already watches. */
+static napi_value ListenFd(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  tx_state *tx = state_of(env, info, &argc, argv);
+  double given;
+  int32_t fd, backlog, flags;
+  /* (A descriptor that is no int32, as node:net: no such socket.) */
+  if (tx == NULL || argc < 4 || tx->dispatch == NULL || napi_get_value_double(env, argv[1], &given) != napi_ok ||
+      napi_get_value_int32(env, argv[2], &backlog) != napi_ok || napi_get_value_int32(env, argv[3], &flags) != napi_ok ||
+      !(given >= 0 && given <= INT32_MAX) || (double)(int32_t)given != given) {
+    return number(env, UV_EINVAL);
+  }
+  fd = (int32_t)given;
+  int kind = socket_kind(fd);
+  if (kind < 0) return number(env, kind);
+  if (flags & 4) {
+    fd = copy_fd(fd);
+    if (fd < 0) return number(env, fd);
+  }
+  tx_server *s = calloc(1, sizeof(*s));
+  if (s == NULL) {
+    if (flags & 4) close(fd);
+    return number(env, UV_ENOMEM);
+  }
+  s->tx = tx;
+  s->is_pipe = kind == 1;
+  s->no_delay = (flags & 2) != 0;
+  if (s->is_pipe) uv_pipe_init(tx->loop, &s->io.pipe, 0);
+  else uv_tcp_init(tx->loop, &s->io.tcp);
+  s->io.handle.data = s;
+  int err = s->is_pipe ? uv_pipe_open(&s->io.pipe, fd) : uv_tcp_open(&s->io.tcp, fd);
+  /* (Not opened: the handle does not own fd; a copy goes here, the
+   * caller's stays open, as node:net leaves it then.) */
+  if (err != 0 && (flags & 4)) close(fd);
+  return listening(env, s, argv[0], err, backlog);
+}
+
+/* adopt(fd, flags): a connection over a copy of descriptor `fd`, a
+ * connected TCP or Unix domain socket that stays its owner's (a connection
+ * node:net accepted, or one a cluster's primary sent); flags bit 2: no
+ * delay. Returns its id, to accept() (or close()) at once as a
+ * TX_EVENT_CONNECTION's, or a libuv error code (< 0). */
+static napi_value Adopt(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  tx_state *tx = state_of(env, info, &argc, argv);
+  int32_t fd, flags;
+  if (tx == NULL || argc < 2 || napi_get_value_int32(env, argv[0], &fd) != napi_ok ||
+      napi_get_value_int32(env, argv[1], &flags) != napi_ok || fd < 0) {
+    return number(env, UV_EINVAL);
+  }
+  int kind = socket_kind(fd);
+  if (kind < 0) return number(env, kind);
+  int copy = copy_fd(fd);
+  if (copy < 0) return number(env, copy);
+  tx_conn *c = conn_new(tx, kind == 1);
+  if (c == NULL) {
+    close(copy);
+    return number(env, UV_ENOMEM);
+  }
+  int err = c->is_pipe ? uv_pipe_open(&c->io.pipe, copy) : uv_tcp_open(&c->io.tcp, copy);
+  if (err != 0) {
+    close(copy);
+    conn_close(c);
+    return number(env, err);
+  }
+  if ((flags & 2) && !c->is_pipe) uv_tcp_nodelay(&c->io.tcp, 1);
+  return number(env, c->id);
 }
 
 /* [address, family (4 or 6), port] of a sockaddr, or undefined. */
@@ -850,12 +968,8 @@ static napi_value HandOver(napi_env env, napi_callback_info info) {
   uv_os_fd_t fd;
   int err = uv_fileno(&c->io.handle, &fd);
   if (err != 0) return number(env, err);
-  /* (dup() and FIOCLEX rather than fcntl(F_DUPFD_CLOEXEC): a build on a
-   * newer glibc asks for fcntl64@GLIBC_2.28, which the prebuilt binary may
-   * not need, scripts/dev/check-prebuilds.js) */
-  int copy = dup(fd);
-  if (copy < 0) return number(env, uv_translate_sys_error(errno));
-  ioctl(copy, FIOCLEX);
+  int copy = copy_fd(fd);
+  if (copy < 0) return number(env, copy);
   uv_read_stop(&c->io.stream);
   conn_close(c);
   return number(env, copy);
@@ -993,7 +1107,8 @@ napi_status lhn_transport_register(napi_env env, napi_value exports, const lhn_t
     const char *name;
     napi_callback cb;
   } functions[] = {
-      {"init", Init},         {"listen", Listen},         {"listenPath", ListenPath},         {"serverAddress", ServerAddress},
+      {"init", Init},         {"listen", Listen},         {"listenPath", ListenPath},         {"listenFd", ListenFd},
+      {"adopt", Adopt},       {"serverAddress", ServerAddress},
       {"closeServer", CloseServer}, {"refServer", RefServer}, {"accept", Accept}, {"callIn", CallIn},
       {"readStart", ReadStart}, {"readStop", ReadStop},   {"write", Write},
       {"parseWith", ParseWith},

@@ -588,6 +588,25 @@ test('a plain server is on the native transport unless transport \'net\' or LLHT
   assert.deepStrictEqual(kinds, ['native', 'net', 'net', 'native', 'native']);
 });
 
+// (reusePort, Node 22.12 and 23.1 on: several listeners on one port; the
+// transport leaves it to node:net, which ignores it on older lines.)
+test('reusePort: a second listener on the same port, as node:http', { skip }, async () => {
+  const results = [];
+  for (const [, create] of FACES) {
+    const first = create(() => {});
+    await new Promise((resolve) => first.listen({ port: 0, host: '127.0.0.1', reusePort: true }, resolve));
+    const second = create(() => {});
+    results.push(await new Promise((resolve) => {
+      second.once('listening', () => resolve(second.address().port === first.address().port));
+      second.once('error', (err) => resolve(err.code));
+      second.listen({ port: first.address().port, host: '127.0.0.1', reusePort: true });
+    }));
+    first.close();
+    second.close();
+  }
+  assert.strictEqual(results[1], results[0]);
+});
+
 test('a worker thread that listens on the native transport and exits leaves cleanly', { skip }, async () => {
   const worker = new Worker(`
     const { createServer } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'lib', 'server'))});
