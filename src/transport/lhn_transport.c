@@ -44,7 +44,7 @@
  *   handle of node's keeps (a server's or a cluster's, whose owner closes
  *   it), TCP or a Unix domain socket by the socket's family.
  * - The calls into JavaScript go through one function (init()'s dispatch),
- *   called on the server or the connection's object with an event kind
+ *   called on a listener's or a connection's object with an event kind
  *   (TX_EVENT_*, exported as `events`), one number and, for a parsed read,
  *   the call's text; a read's answer is the parser of the next read.
  */
@@ -467,8 +467,8 @@ static napi_value Init(napi_env env, napi_callback_info info) {
 }
 
 /* The end of listen() and listenPath(): listener `s`, bound (`err`: how),
- * listens for `server`. Returns its id, or a libuv error code (< 0). */
-static napi_value listening(napi_env env, tx_server *s, napi_value server, int err, int32_t backlog) {
+ * listens for `listener`. Returns its id, or a libuv error code (< 0). */
+static napi_value listening(napi_env env, tx_server *s, napi_value listener, int err, int32_t backlog) {
   tx_state *tx = s->tx;
   if (err == 0) err = uv_listen(&s->io.stream, backlog > 0 ? backlog : 511, on_connection);
   if (err == 0 && slot_add(&tx->servers, s, &s->id) != 0) err = UV_ENOMEM;
@@ -478,14 +478,15 @@ static napi_value listening(napi_env env, tx_server *s, napi_value server, int e
   }
   napi_value type;
   napi_create_string_utf8(env, "LLHTTP_NAPI_SERVER", NAPI_AUTO_LENGTH, &type);
-  napi_create_reference(env, server, 1, &s->object);
-  napi_async_init(env, server, type, &s->async);
+  napi_create_reference(env, listener, 1, &s->object);
+  napi_async_init(env, listener, type, &s->async);
   tx->open++;
   return number(env, s->id);
 }
 
-/* listen(server, host, port, backlog, flags): a listener on host (an IP
- * address) and port for `server` (its events: the dispatch's on it); flags
+/* listen(listener, host, port, backlog, flags): a listener on host (an IP
+ * address) and port, whose events the dispatch hears on the object
+ * `listener` (lib/server/native-transport.js: one per listen()); flags
  * bit 1: IPv6 only, bit 2: no delay on its connections. Returns its id, or
  * a libuv error code (< 0). */
 static napi_value Listen(napi_env env, napi_callback_info info) {
@@ -515,8 +516,8 @@ static napi_value Listen(napi_env env, napi_callback_info info) {
   return listening(env, s, argv[0], err, backlog);
 }
 
-/* listenPath(server, path, backlog): a listener on the Unix domain socket
- * at `path` for `server`, as listen(). Returns its id, or a libuv error
+/* listenPath(listener, path, backlog): a listener on the Unix domain socket
+ * at `path` for `listener`, as listen(). Returns its id, or a libuv error
  * code (< 0). */
 static napi_value ListenPath(napi_env env, napi_callback_info info) {
   size_t argc = 3;
@@ -540,7 +541,7 @@ static napi_value ListenPath(napi_env env, napi_callback_info info) {
   return listening(env, s, argv[0], uv_pipe_bind(&s->io.pipe, path), backlog);
 }
 
-/* listenFd(server, fd, backlog, flags): a listener for `server` on
+/* listenFd(listener, fd, backlog, flags): a listener for `listener` on
  * descriptor `fd`, a TCP or Unix domain socket (bound or not: listen()
  * binds an unbound one to a port of the kernel's), as listen() does on a
  * port; flags bit 2: no delay on its connections, bit 4: listen on a copy
