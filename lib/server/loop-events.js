@@ -19,12 +19,19 @@ const { expressMakers } = require('./express');
 const { kOwnReads } = require('../read-path');
 const { collectsToCapacity } = require('../node-line');
 
+const { EventEmitter } = require('node:events');
+
 const { kOnHeaders, kOnHeadersComplete, kOnBody, kOnMessageComplete, kOnExecute } = HTTPParser;
 const { kOpenRequest, kBodyChunk, kBodyEnd, kOpenResponse, kWritable } = seam;
 const { kConnection, kConnectionsSet, kIncomingMessage, kServerResponse, kDumpedAtOnce, kOptimizeEmptyRequests } = seam;
 const { kHandOver } = seam;
 
 const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
+
+const plainEmit = EventEmitter.prototype.emit;
+// node:events' key of an emitter's captureRejections (own, or the default
+// on EventEmitter.prototype), when it can be found.
+const kCapture = Object.getOwnPropertySymbols(EventEmitter.prototype).find((s) => s.description === 'kCapture');
 
 // ---- a request's way in ----
 
@@ -137,8 +144,19 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
   conn.addResponse(res);
   if (server[kOptimizeEmptyRequests] === true && !hasBodyHeaders(req)) req[kDumpedAtOnce]();
   const event = admit(conn, req, res);
-  if (event !== null) server.emit(event, req, res);
+  if (event !== null) emitRequest(server, event, req, res);
   return 0;
+}
+
+// server.emit(event, req, res), which is the one listener's call when the
+// server's emit() is node:events' (not patched: domains, tools), the
+// listener a plain function and rejections not captured: what emit() would
+// do, without its arguments array.
+function emitRequest(server, event, req, res) {
+  const events = server._events;
+  const listener = server.emit === plainEmit && events !== undefined && kCapture !== undefined ? events[event] : undefined;
+  if (typeof listener === 'function' && server[kCapture] !== true) listener.call(server, req, res);
+  else server.emit(event, req, res);
 }
 
 function onBody(chunk) {

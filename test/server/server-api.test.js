@@ -1,6 +1,7 @@
 'use strict';
 // The server's own API beside node:http's: a rejected async 'request'
-// listener under captureRejections, and the timeout checker's timer where
+// listener under captureRejections, 'request' through an emit() a tool
+// replaced and to a listener called on the server, and the timeout checker's timer where
 // node:http keeps it (stopped by close(), replaced on each 'listening').
 const test = require('node:test');
 const assert = require('node:assert');
@@ -42,6 +43,31 @@ test('captureRejections: a rejected request handler gets 500 before its head, a 
     }
     assert.deepStrictEqual(answers[1], answers[0]);
   }
+});
+
+test('\'request\' goes through an emit() replaced on the server, and reaches its listener with the server as this', async () => {
+  const seen = [];
+  for (const [face, create] of FACES) {
+    const server = create(function handler(req, res) {
+      seen.push(`${face} this=${this === server}`);
+      res.end('ok');
+    });
+    const emit = server.emit;
+    server.emit = function traced(event, ...args) {
+      if (event === 'request') seen.push(`${face} emit ${args[0].url}`);
+      return emit.apply(this, [event, ...args]);
+    };
+    const port = await listen(server);
+    await exchange(port, ['GET /a HTTP/1.1\r\nHost: a\r\n\r\n'], { end: false, idleMs: 200 });
+    server.close();
+    server.emit = emit;
+    const plain = await listen(server);
+    await exchange(plain, ['GET /b HTTP/1.1\r\nHost: a\r\n\r\n'], { end: false, idleMs: 200 });
+    server.close();
+  }
+  const [a, b] = FACES.map(([face]) => face);
+  assert.deepStrictEqual(seen, [`${a} emit /a`, `${a} this=true`, `${a} this=true`,
+    `${b} emit /a`, `${b} this=true`, `${b} this=true`]);
 });
 
 test('the timeout checker is node:http\'s kConnectionsCheckingInterval: replaced on listening, stopped by close()', async () => {
