@@ -337,9 +337,11 @@ class OutgoingHead {
   }
 
   // Appends the line(s) of header `name` to `head`, noting what they say.
+  // (A name a line was remembered for passed the check then: a single
+  // value's line checks it only when it is not remembered, in _addLine().)
   _addLines(head, name, value, validate) {
-    if (validate) checkName(name);
     if (Array.isArray(value)) {
+      if (validate) checkName(name);
       if ((value.length < 2 || name.length !== 6 || name.toLowerCase() !== 'cookie') && !this._isUnique(name)) {
         for (let i = 0; i < value.length; i++) head = this._addLine(head, name, value[i], validate);
         return head;
@@ -362,7 +364,10 @@ class OutgoingHead {
       }
       return head + recent.line;
     }
-    if (validate) checkValue(name, value, this);
+    if (validate) {
+      checkName(name);
+      checkValue(name, value, this);
+    }
     const bit = notedBit(name);
     if (bit !== undefined) this._note(bit, value);
     else if (name.length === 19 && isContentDisposition(name)) {
