@@ -124,6 +124,11 @@ Object.assign(module.exports, {
   // up to maxHeadersCount exactly, the rest of a batch dropped (22.22.1 and
   // 24.14 on); before, each batch whole while fewer were held.
   collectsToCapacity: from(22, 22, 1) || from(24, 14) || major >= 25,
+  // node:http's server reads a request's `headers` before its 'request'
+  // (before 26): what a handler does to rawHeaders never reaches them. From
+  // 26 on they are made when first read, of rawHeaders as it is then, up to
+  // the count of entries it had.
+  headersMadeAtOpen: major < 26,
   // writeInformation(): informational answers, refused once the head is made (24.22 on).
   hasWriteInformation: typeof http.ServerResponse.prototype.writeInformation === 'function',
 });

@@ -16,7 +16,7 @@ const Stream = require('node:stream');
 const { Readable } = Stream;
 const { headersObject, rawValue } = require('./headers');
 const { eventsOnFirstListener } = require('./events');
-const { fastIncoming } = require('../node-line');
+const { fastIncoming, headersMadeAtOpen } = require('../node-line');
 const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered, kAnswerClosed, kDumpedAtOnce } = require('./seam');
 
 const HTTP_1_1 = '1.1';
@@ -50,7 +50,9 @@ class ServerRequest {
     this.aborted = false;
     this.joinDuplicateHeaders = false;
     this._loop = null;
-    this._rawHeaders = null;      // [name, value, ...]
+    this._headPairs = null;       // the head's [name, value, ...], as it came (never handed out before 26)
+    this._rawHeaders = null;      // rawHeaders, once read or set
+    this._headEntries = 0;        // the head's entries (pairs * 2)
     this._headers = null;
     this._rawTrailers = null;
     this._trailers = null;
@@ -65,7 +67,8 @@ class ServerRequest {
 
   [kOpenRequest](loop, major, minor, method, url, upgrade, rawHeaders) {
     this._loop = loop;
-    this._rawHeaders = rawHeaders;
+    this._headPairs = rawHeaders;
+    this._headEntries = rawHeaders.length;
     this.httpVersionMajor = major;
     this.httpVersionMinor = minor;
     if (major !== 1 || minor !== 1) this.httpVersion = `${major}.${minor}`;
@@ -135,7 +138,16 @@ class ServerRequest {
 
   // ---- the head ----
 
+  // What a handler does to rawHeaders reaches `headers` as node:http of
+  // the line lets it: before 26 not at all (its server makes `headers`
+  // before 'request'), so rawHeaders is a copy of the head's pairs, made
+  // when first read; from 26 on they are the same array, and `headers`,
+  // made when first read, takes as many entries of it as the head had.
   get rawHeaders() {
+    if (this._rawHeaders === null) {
+      const pairs = this._headPairs;
+      this._rawHeaders = headersMadeAtOpen && pairs !== null ? pairs.slice() : pairs;
+    }
     return this._rawHeaders;
   }
 
@@ -145,11 +157,14 @@ class ServerRequest {
 
   get headers() {
     if (this._headers === null) {
-      const raw = this._rawHeaders;
+      const pairs = this._headPairs;
+      const raw = headersMadeAtOpen || this._rawHeaders === null ? pairs : this._rawHeaders;
       // (node:http's maxHeadersCount: the pairs beyond it stay out of
       // `headers`; lines whose parser refuses them never have them.)
       const max = this._loop.headerPairLimit();
-      this._headers = headersObject(raw, max > 0 && raw.length > max ? max : raw.length, this.joinDuplicateHeaders);
+      let end = Math.min(this._headEntries, raw.length);
+      if (max > 0 && end > max) end = max;
+      this._headers = headersObject(raw, end, this.joinDuplicateHeaders);
     }
     return this._headers;
   }
@@ -159,13 +174,13 @@ class ServerRequest {
   }
 
   get headersDistinct() {
-    return distinctObject(this._rawHeaders);
+    return distinctObject(this.rawHeaders);
   }
 
-  // The first value of header `name` (any case), or undefined. (It takes
-  // the head's pairs, which the message's end takes anyway.)
+  // The first value of header `name` (any case) in the head as it came, or
+  // undefined.
   getHeader(name) {
-    return rawValue(this._rawHeaders, String(name));
+    return rawValue(this._headPairs, String(name));
   }
 
   get rawTrailers() {
