@@ -43,6 +43,64 @@ for (const field of ['accept', 'accept-encoding', 'accept-language', 'connection
 NUMBER.set('ETag', NUMBER.get('etag'));
 if (FIELDS.length > 64) throw new Error('headers.js: more than 64 names');
 
+// out[FIELDS[number]] = value, for the first value of a name: each name's
+// store a site of its own, whose key V8 knows, where one keyed store for
+// every name made each a lookup of the object's next shape by name. (Its
+// cases follow FIELDS, which the check below holds them to.)
+function storeFirst(out, number, value) {
+  switch (number) {
+    case 0: out.age = value; break;
+    case 1: out.authorization = value; break;
+    case 2: out['content-length'] = value; break;
+    case 3: out['content-type'] = value; break;
+    case 4: out.etag = value; break;
+    case 5: out.expires = value; break;
+    case 6: out.from = value; break;
+    case 7: out.host = value; break;
+    case 8: out['if-modified-since'] = value; break;
+    case 9: out['if-unmodified-since'] = value; break;
+    case 10: out['last-modified'] = value; break;
+    case 11: out.location = value; break;
+    case 12: out['max-forwards'] = value; break;
+    case 13: out['proxy-authorization'] = value; break;
+    case 14: out.referer = value; break;
+    case 15: out['retry-after'] = value; break;
+    case 16: out.server = value; break;
+    case 17: out['user-agent'] = value; break;
+    case 18: out.cookie = value; break;
+    case 19: out['set-cookie'] = value; break;
+    case 20: out.accept = value; break;
+    case 21: out['accept-encoding'] = value; break;
+    case 22: out['accept-language'] = value; break;
+    case 23: out.connection = value; break;
+    case 24: out.origin = value; break;
+    case 25: out['cache-control'] = value; break;
+    case 26: out['transfer-encoding'] = value; break;
+    case 27: out.upgrade = value; break;
+    case 28: out.expect = value; break;
+    case 29: out['if-none-match'] = value; break;
+    case 30: out.date = value; break;
+    case 31: out['x-forwarded-for'] = value; break;
+    case 32: out['x-forwarded-proto'] = value; break;
+    case 33: out['x-forwarded-host'] = value; break;
+    case 34: out.pragma = value; break;
+    case 35: out.priority = value; break;
+    case 36: out['sec-fetch-site'] = value; break;
+    case 37: out['sec-fetch-mode'] = value; break;
+    case 38: out['sec-fetch-dest'] = value; break;
+    case 39: out['sec-fetch-user'] = value; break;
+    case 40: out['upgrade-insecure-requests'] = value; break;
+    case 41: out.dnt = value; break;
+    case 42: out.te = value; break;
+  }
+}
+
+for (let number = 0; number < FIELDS.length; number++) {
+  const probe = {};
+  storeFirst(probe, number, number);
+  if (Object.keys(probe).join() !== FIELDS[number]) throw new Error(`headers.js: storeFirst() has no case for ${FIELDS[number]}`);
+}
+
 // The `headers` object of pairs raw[0, end) ([name, value, ...]), as
 // node:http's IncomingMessage makes it. (Whether a head already had one of
 // the names above is a bit here, not a look into the object.)
@@ -64,14 +122,14 @@ function headersObject(raw, end, joinDuplicates) {
         continue;
       }
     }
-    field = FIELDS[number];
     const bit = 1 << (number & 31);
     if (number < 32 ? (seenLow & bit) === 0 : (seenHigh & bit) === 0) {
       if (number < 32) seenLow |= bit;
       else seenHigh |= bit;
-      out[field] = MERGES[number] === ARRAY ? [value] : value;
+      storeFirst(out, number, MERGES[number] === ARRAY ? [value] : value);
       continue;
     }
+    field = FIELDS[number];
     switch (MERGES[number]) {
       case JOIN_COMMA:
         out[field] += ', ' + value;
