@@ -382,9 +382,18 @@ class OutgoingHead {
     if (!ascii) this._headAscii = false;
     // (Lines of a lenient server are not remembered: a strict one takes a
     // remembered line unchecked.)
+    // (A name's record takes its new value in place: a value that changes
+    // with every answer, as a length, makes no record each time.)
     if ((typeof value === 'string' || typeof value === 'number') && !this.lenientValues()) {
-      if (recentLines.size >= RECENT_NAMES) recentLines.clear();
-      recentLines.set(name, { value, line, bit, flat: false, ascii });
+      if (recent !== undefined) {
+        recent.value = value;
+        recent.line = line;
+        recent.flat = false;
+        recent.ascii = ascii;
+      } else {
+        if (recentLines.size >= RECENT_NAMES) recentLines.clear();
+        recentLines.set(name, { value, line, bit, flat: false, ascii });
+      }
     }
     return head + line;
   }
