@@ -361,6 +361,13 @@ class HTTPParser {
     return true;
   }
 
+  [hooks.namesPresent](set) {
+    const ws = this._ws;
+    if (ws === null || ws.at < 0 || ws.kind(ws.at) !== HEADERS_COMPLETE) return -1;
+    const count = ws.pairCount(ws.at);
+    return count === -1 ? -1 : ws.namesPresent(ws.firstPair(ws.at), count, set);
+  }
+
   [hooks.coreStats]() {
     return workspace.parserStats(this._id);
   }
@@ -784,6 +791,7 @@ function onHeadersComplete(parser, i) {
 
 module.exports = {
   HTTPParser,
+  nameSet: workspace.nameSet,
   methods: workspace.methods,
   allMethods: workspace.allMethods,
 };

@@ -7,7 +7,7 @@
 // ./connection.js; the handlers are shared (`this`: the parser or the
 // socket, which point at their connection), no closure per request.
 
-const { HTTPParser, allMethods } = require('../parser');
+const { HTTPParser, allMethods, nameSet } = require('../parser');
 const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
 const seam = require('./seam');
@@ -17,6 +17,7 @@ const wire = require('./wire');
 const { rawValue } = require('./headers');
 const { expressMakers } = require('./express');
 const { kOwnReads } = require('../read-path');
+const hooks = require('../parser-hooks');
 const { collectsToCapacity } = require('../node-line');
 
 const { EventEmitter } = require('node:events');
@@ -28,6 +29,13 @@ const { kHandOver } = seam;
 
 const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 
+// The names a request's way in looks for, which the parser tells without
+// making strings (hooks.namesPresent: bits of HEAD_NAMES, or -1).
+const HEAD_NAMES = nameSet(['host', 'expect', 'content-length', 'transfer-encoding']);
+const HOST = 1;
+const EXPECT = 2;
+const BODY_HEADERS = 4 | 8;
+
 const plainEmit = EventEmitter.prototype.emit;
 // node:events' key of an emitter's captureRejections (own, or the default
 // on EventEmitter.prototype), when it can be found.
@@ -37,10 +45,13 @@ const kCapture = Object.getOwnPropertySymbols(EventEmitter.prototype).find((s) =
 
 // What a request gets before (or instead of) 'request', by node:http's
 // rules for HTTP/1.1: the event to emit, or null when the loop answered.
-function admit(conn, req, res) {
+// (`names`: which HEAD_NAMES the head has, or -1: look.)
+function admit(conn, req, res, names) {
   if (req.httpVersionMajor !== 1 || req.httpVersionMinor !== 1) return 'request';
   const server = conn.server;
-  if (server.requireHostHeader && req.getHeader('Host') === undefined) return refuse(res, 400, wire.CLOSE_PAIR);
+  if (server.requireHostHeader && (names === -1 ? req.getHeader('Host') === undefined : (names & HOST) === 0)) {
+    return refuse(res, 400, wire.CLOSE_PAIR);
+  }
   const limit = server.maxRequestsPerSocket;
   if (typeof limit === 'number' && limit > 0) {
     const served = ++conn.requestsCount;
@@ -50,6 +61,7 @@ function admit(conn, req, res) {
       return refuse(res, 503);
     }
   }
+  if (names !== -1 && (names & EXPECT) === 0) return 'request';
   const expect = req.getHeader('Expect');
   if (expect === undefined) return 'request';
   if (!CONTINUE_EXPRESSION.test(expect)) {
@@ -62,8 +74,9 @@ function admit(conn, req, res) {
 }
 
 // Does the request's head announce a body (Content-Length or
-// Transfer-Encoding)?
-function hasBodyHeaders(req) {
+// Transfer-Encoding)? (`names` as admit()'s.)
+function hasBodyHeaders(req, names) {
+  if (names !== -1) return (names & BODY_HEADERS) !== 0;
   const raw = req.rawHeaders;
   return rawValue(raw, 'Content-Length') !== undefined || rawValue(raw, 'Transfer-Encoding') !== undefined;
 }
@@ -113,6 +126,8 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
     url = conn.flushedUrl;
     conn.flushedUrl = '';
   }
+  // (Asked now, while the parser's call holds the head.)
+  const names = this[hooks.namesPresent](HEAD_NAMES);
   if (conn.keepAliveTimeoutSet) conn.suspendKeepAlive();
   // (An Express app's messages are born with its prototypes: ./express.js.)
   const makers = upgrade ? null : expressMakers(server);
@@ -142,8 +157,8 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
     diagnostics.requestStart.publish({ request: req, response: res, socket, server });
   }
   conn.addResponse(res);
-  if (server[kOptimizeEmptyRequests] === true && !hasBodyHeaders(req)) req[kDumpedAtOnce]();
-  const event = admit(conn, req, res);
+  if (server[kOptimizeEmptyRequests] === true && !hasBodyHeaders(req, names)) req[kDumpedAtOnce]();
+  const event = admit(conn, req, res, names);
   if (event !== null) emitRequest(server, event, req, res);
   return 0;
 }

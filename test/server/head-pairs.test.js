@@ -91,3 +91,46 @@ test('a request read after the next one arrived keeps its own head', async () =>
   agree(results, 2);
   assert.notDeepStrictEqual(results[0][1][0], results[0][1][1]);
 });
+
+// The names a request's way in looks for (Host, Expect, the body headers),
+// which the server tells from the parser's pair records without strings:
+// in their usual spelling, in lower case, in another case (not a
+// well-known spelling), and in a head that repeats the last (whose pairs
+// the parser does not look up), on node:http and on the server.
+test('Host, Expect and the body headers are found in any spelling, and in a repeated head', async () => {
+  const heads = [
+    'GET / HTTP/1.1\r\nHost: a\r\n\r\n',
+    'GET / HTTP/1.1\r\nhost: a\r\n\r\n',
+    'GET / HTTP/1.1\r\nHOST: a\r\n\r\n',
+    'GET / HTTP/1.1\r\nhOsT: a\r\n\r\n',
+    'GET / HTTP/1.1\r\nX-Host: a\r\n\r\n',
+    'GET / HTTP/1.1\r\nHost: a\r\nEXPECT: 100-continue\r\nCONTENT-LENGTH: 2\r\n\r\nhi',
+    'GET / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi',
+    'GET / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi',
+    'POST / HTTP/1.1\r\nHost: a\r\nTRANSFER-ENCODING: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n',
+    'POST / HTTP/1.1\r\nHost: a\r\ntransfer-encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n',
+    'GET / HTTP/1.1\r\nHOST: a\r\n\r\n',
+    'GET / HTTP/1.1\r\nHOST: a\r\n\r\n',
+  ];
+  const results = [];
+  for (const [face, create] of FACES) {
+    const seen = [];
+    const handler = (req, res) => {
+      let body = '';
+      req.setEncoding('latin1');
+      req.on('data', (d) => { body += d; });
+      req.on('end', () => res.end(`${req.method} ${req.headers.host} ${body}`));
+    };
+    for (const options of [{}, { optimizeEmptyRequests: true }]) {
+      for (const head of heads) {
+        // (One connection: the repeated heads follow the ones they repeat.)
+        const text = await withServer(create, options, handler, (port) => exchange(port, [head, head], { end: false, idleMs: 200 }));
+        seen.push(text.text.replace(/\r\nDate: [^\r]*/g, '').replace(/\r\nKeep-Alive: [^\r]*/g, ''));
+      }
+    }
+    results.push([face, seen]);
+  }
+  agree(results, heads.length * 2);
+  assert.match(results[0][1][4], /^HTTP\/1.1 400 /);
+  assert.match(results[0][1][5], /^HTTP\/1.1 100 Continue/);
+});
