@@ -364,8 +364,7 @@ class HTTPParser {
   [hooks.namesPresent](set) {
     const ws = this._ws;
     if (ws === null || ws.at < 0 || ws.kind(ws.at) !== HEADERS_COMPLETE) return -1;
-    const count = ws.pairCount(ws.at);
-    return count === -1 ? -1 : ws.namesPresent(ws.firstPair(ws.at), count, set);
+    return this._head.namesPresent(ws, ws.at, set);
   }
 
   [hooks.coreStats]() {
