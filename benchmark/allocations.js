@@ -59,7 +59,8 @@ function serve(side, workload) {
     server.listen(0, '127.0.0.1', () => reply({ type: 'listening', port: server.address().port }));
   });
   // (Commands come on stdin, one JSON line each, and the answers go to
-  // stdout: an IPC channel would change what the process does per request.)
+  // stdout: the server has no IPC channel, as a server in production has
+  // none.)
   const lines = require('node:readline').createInterface({ input: process.stdin });
   lines.on('line', async (line) => {
     const msg = JSON.parse(line);
