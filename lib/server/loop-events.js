@@ -14,7 +14,6 @@ const seam = require('./seam');
 const diagnostics = require('./diagnostics');
 const { httpObserved, startRequestEntry } = require('./performance');
 const wire = require('./wire');
-const { rawValue } = require('./headers');
 const { expressMakers } = require('./express');
 const { kOwnReads } = require('../read-path');
 const hooks = require('../parser-hooks');
@@ -77,8 +76,7 @@ function admit(conn, req, res, names) {
 // Transfer-Encoding)? (`names` as admit()'s.)
 function hasBodyHeaders(req, names) {
   if (names !== -1) return (names & BODY_HEADERS) !== 0;
-  const raw = req.rawHeaders;
-  return rawValue(raw, 'Content-Length') !== undefined || rawValue(raw, 'Transfer-Encoding') !== undefined;
+  return req.getHeader('Content-Length') !== undefined || req.getHeader('Transfer-Encoding') !== undefined;
 }
 
 function refuse(res, status, headers) {
