@@ -27,6 +27,11 @@ const MALFORMED = [
   ['bad chunk size', 'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n'],
   ['header too large', `GET / HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(20000)}\r\n\r\n`],
   ['data after close', 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n'],
+  // (The error's bytes with the end of a request whose answer waits for
+  // its body: a 400 in its place when they come in one read, its answer
+  // and no 400 when they come after.)
+  ['data after close behind an answer under way',
+    'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabcGET / HTTP/1.0\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n'],
   ['HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'],
   ['expect other', 'GET / HTTP/1.1\r\nHost: a\r\nExpect: something\r\n\r\n'],
   ['request then garbage', 'GET / HTTP/1.1\r\nHost: a\r\n\r\n\x01\x02\x03'],
