@@ -25,6 +25,7 @@ const connections = require('./connections');
 const readPath = require('./read-path');
 const hooks = require('./parser-hooks');
 const line = require('./node-line');
+const { copyOf } = require('./bytes');
 
 const { MESSAGE_BEGIN, HEADERS, HEADERS_COMPLETE, BODY, MESSAGE_COMPLETE } = workspace.EVENT;
 const { CMD_RESET, CMD_PAUSE, CMD_RESUME, CMD_HANDLERS, CMD_MAX_PAIRS, HAS_ON_HEADERS,
@@ -269,7 +270,7 @@ class HTTPParser {
     if (bytes === null) return Buffer.alloc(0);
     // (Bytes a handler detached or shrank are copied as they are now.)
     const length = Math.min(this._inputLength, bytes.length);
-    return length === 0 ? Buffer.alloc(0) : Buffer.from(bytes.subarray(0, length));
+    return length === 0 ? Buffer.alloc(0) : copyOf(bytes, 0, length);
   }
 
   // ---- the named hooks of the other modules of lib/ (./parser-hooks.js) ----
@@ -293,7 +294,7 @@ class HTTPParser {
   [hooks.readConsumed](bytes, length) {
     if (this._closed || this._consumedSocket === null) return;
     if (this._ws !== null) {
-      queueNested(this, Buffer.from(bytes.subarray(0, length)));
+      queueNested(this, copyOf(bytes, 0, length));
       return;
     }
     // As the built-in's C++ handles a read: parse, then kOnExecute(result),
@@ -395,7 +396,7 @@ for (const [name, has, method] of [['duration', line.hasDuration, duration],
 // Parses bytes[0, length) (null: finish()) and delivers the events; returns
 // what execute() (finish()) does.
 function call(parser, bytes, length) {
-  if (parser._ws !== null) return queueNested(parser, bytes === null ? FINISH : Buffer.from(bytes.subarray(0, length)));
+  if (parser._ws !== null) return queueNested(parser, bytes === null ? FINISH : copyOf(bytes, 0, length));
   noteSettings(parser);
   const ws = workspace.borrow();
   if (parser._commands !== 0) {
@@ -725,8 +726,9 @@ function deliver(parser, kind, i, input) {
       const cb = handler(parser, kOnBody);
       if (typeof cb === 'function') {
         const start = parser._ws.bodyStart(i);
-        // The built-in hands over a copy: the input may be reused.
-        cb.call(parser, Buffer.from(input.subarray(start, start + parser._ws.bodyLength(i))));
+        // The built-in hands over a copy (the input may be reused) of
+        // its own.
+        cb.call(parser, copyOf(input, start, start + parser._ws.bodyLength(i)));
       }
       return 0;
     }

@@ -39,6 +39,7 @@
 const { builtinModule } = require('./builtin-modules');
 const net = builtinModule('node:net');
 const hooks = require('./parser-hooks');
+const { copyOf } = require('./bytes');
 
 const READ_BUFFER_SIZE = 65536;
 
@@ -141,7 +142,7 @@ function onSharedRead(nread, buf) {
 // node:net's onread callback of a socket no longer consumed: its handle
 // still reads into the shared buffer, the stream gets a copy.
 function onCopiedRead(nread, buf) {
-  return Object.getPrototypeOf(this).push.call(this, Buffer.from(buf.subarray(0, nread)));
+  return Object.getPrototypeOf(this).push.call(this, copyOf(buf, 0, nread));
 }
 
 // Takes over the reads of `socket` (whose handle is `handle`) for `parser`.

@@ -40,6 +40,7 @@ const { nextTick } = require('node:process');
 const util = require('node:util');
 const binding = require('../native');
 const hooks = require('../parser-hooks');
+const { copyOf } = require('../bytes');
 const { kOwnReads, kWithdrawParse, nextReadParser } = require('../read-path');
 const { kInSocketContext, kIdleTimer, kHandOver } = require('./seam');
 
@@ -698,7 +699,7 @@ class NativeSocket extends EventEmitter {
   _read(nread) {
     this.bytesRead += nread;
     if (this[kOwnReads] !== true) {
-      this._received(Buffer.from(readBuffer.subarray(0, nread)));
+      this._received(copyOf(readBuffer, 0, nread));
       return -1;
     }
     const parser = this.parser;

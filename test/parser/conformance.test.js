@@ -1639,6 +1639,18 @@ for (const [name, HTTPParser, mod] of PARSERS) {
         copy[0] = 0x58;
         assert.equal(input.toString(), 'GET / HTTP/1.1\r\n\r\n');
       });
+
+      it('body chunks and getCurrentBuffer() each own an ArrayBuffer of their length', () => {
+        const p = createParser(HTTPParser, 'request');
+        const seen = [];
+        const own = (b) => [b.length, b.byteOffset, b.buffer.byteLength];
+        p[HTTPParser.kOnBody] = function(chunk) { seen.push(own(chunk), own(this.getCurrentBuffer())); };
+        const head = 'POST / HTTP/1.1\r\nContent-Length: 3010\r\n\r\n';
+        p.execute(Buffer.from(`${head}ab`));
+        p.execute(Buffer.from('x'.repeat(3008)));
+        p.close();
+        assert.deepEqual(seen, [[2, 0, 2], [head.length + 2, 0, head.length + 2], [3008, 0, 3008], [3008, 0, 3008]]);
+      });
     });
   });
 }

@@ -134,3 +134,17 @@ test('the socket\'s \'pause\' when a body is not read, and the connection goes o
     assert.deepStrictEqual(log, ['pause', 'end'], face);
   }
 });
+
+test('each body chunk owns an ArrayBuffer of its length (no slice of a shared pool), as node:http\'s', async () => {
+  const body = 'x'.repeat(3000);
+  const requests = [
+    'POST /small HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello',
+    `POST /mid HTTP/1.1\r\nHost: a\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    LAST,
+  ];
+  const seen = await same((log) => (req, res) => {
+    req.on('data', (chunk) => log.push([req.url, chunk.byteOffset, chunk.buffer.byteLength === chunk.length]));
+    req.on('end', () => res.end('ok'));
+  }, requests);
+  assert.ok(seen.log.length >= 2);
+});
