@@ -27,11 +27,6 @@ const MALFORMED = [
   ['bad chunk size', 'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n'],
   ['header too large', `GET / HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(20000)}\r\n\r\n`],
   ['data after close', 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n'],
-  // (The error's bytes with the end of a request whose answer waits for
-  // its body: a 400 in its place when they come in one read, its answer
-  // and no 400 when they come after.)
-  ['data after close behind an answer under way',
-    'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabcGET / HTTP/1.0\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n'],
   ['HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'],
   ['expect other', 'GET / HTTP/1.1\r\nHost: a\r\nExpect: something\r\n\r\n'],
   ['request then garbage', 'GET / HTTP/1.1\r\nHost: a\r\n\r\n\x01\x02\x03'],
@@ -79,6 +74,25 @@ for (const [mode, options] of [['strict', {}], ['insecureHTTPParser', { insecure
     assert.ok(Object.values(ours).some((r) => r.handed.length > 0));
   });
 }
+
+// An error read with the end of a request whose answer waits for its body
+// (here: bytes after an HTTP/1.0 request that closes): a 400 in that
+// answer's place, as node:http gives. (Whole only: when the error's bytes
+// come in a later read, after the answer went, both give the answer and
+// no 400; where a loaded machine cuts the reads is not the test's to say.)
+test('an error in the read that ends a request whose answer waits: node:http\'s 400', async () => {
+  const input = Buffer.from('POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc' +
+    'GET / HTTP/1.0\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n', 'latin1');
+  const answers = [];
+  for (const [, create] of FACES) {
+    await withServer(create, {}, echoHandler(null), async (port) => {
+      const { text, closed } = await exchange(port, [input]);
+      answers.push({ text: normalize(text), closed });
+    });
+  }
+  assert.deepStrictEqual(answers[1], answers[0]);
+  assert.deepStrictEqual(answers[0], { text: 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n', closed: true });
+});
 
 test('a clientError listener gets the HPE_* code and the socket, as with node:http', async () => {
   const seen = {};
