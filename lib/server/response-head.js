@@ -420,4 +420,21 @@ function isNonAscii(head) {
   return NON_ASCII.test(head);
 }
 
-module.exports = { OutgoingHead, isNonAscii };
+// Data properties of `prototype` that its instances read until they set
+// their own (writable; not enumerable, as a prototype's methods are not).
+function defaultFields(prototype, fields) {
+  for (const name of Object.keys(fields)) {
+    Object.defineProperty(prototype, name, { value: fields[name], writable: true, enumerable: false, configurable: true });
+  }
+}
+
+// (See defaultFields(): what most responses never change.)
+defaultFields(OutgoingHead.prototype, {
+  sendDate: true,
+  maxRequestsOnConnectionReached: false,
+  _expect_continue: false,
+  _sent100: false,
+  _trailer: '',
+});
+
+module.exports = { OutgoingHead, isNonAscii, defaultFields };

@@ -14,7 +14,7 @@ const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:
 // node:http's key of a response's high-water mark (which its tests and
 // some libraries read).
 const { kHighWaterMark } = require('_http_outgoing');
-const { OutgoingHead, isNonAscii } = require('./response-head');
+const { OutgoingHead, isNonAscii, defaultFields } = require('./response-head');
 const errors = require('./errors');
 const wire = require('./wire');
 const { httpObserved, finishRequestEntry } = require('./performance');
@@ -62,21 +62,12 @@ class ServerResponse extends OutgoingHead {
     this._detached = false;         // its turn is over: no socket
     this.writable = true;
     this.destroyed = false;
-    this.errored = null;            // what destroy() was given
     this.finished = false;          // end() called (writableEnded)
     this._finishEmitted = false;    // its bytes went to the socket: 'finish' emitted
     this._headerSent = false;       // the head was handed to the loop
     this._needDrain = false;
     this._closed = false;           // 'close' emitted
-    this._endCallbacks = null;      // end()'s callbacks (24 on)
-    this._flushError = null;        // why its last bytes could not be written (end()'s callbacks hear it, 24 on)
     this._corked = 0;
-    this._socketCorks = 0;          // how many of those corked the socket
-    this._chunks = null;            // chunks written while corked: [data, encoding, callback, ...]
-    this._chunkBytes = 0;
-    this._chunkFraming = 0;         // ... and the size lines and CRLFs the line's node:http counts for them
-    this.strictContentLength = false;
-    this._strictBytes = 0;          // the body's bytes written while strictContentLength was on
   }
 
   [kOpenResponse](loop, keepAlive) {
@@ -599,5 +590,20 @@ function emitMisuse(res, err, callback) {
   if (typeof callback === 'function') callback(err);
   if (!res.destroyed) res.emit('error', err);
 }
+
+// What most responses never change starts on the prototype (a response
+// that changes one gets its own), so that each response is a smaller
+// object to make and to collect.
+defaultFields(ServerResponse.prototype, {
+  errored: null,                    // what destroy() was given
+  _endCallbacks: null,              // end()'s callbacks (24 on)
+  _flushError: null,                // why its last bytes could not be written (end()'s callbacks hear it, 24 on)
+  _socketCorks: 0,                  // how many of the response's corks corked the socket
+  _chunks: null,                    // chunks written while corked: [data, encoding, callback, ...]
+  _chunkBytes: 0,
+  _chunkFraming: 0,                 // ... and the size lines and CRLFs the line's node:http counts for them
+  strictContentLength: false,
+  _strictBytes: 0,                  // the body's bytes written while strictContentLength was on
+});
 
 module.exports = { ServerResponse };

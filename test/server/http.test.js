@@ -766,3 +766,25 @@ test('a bad body after 100 Continue gets its 400, as node:http', async () => {
     }
   }
 });
+
+test('what one response sets of its defaults (sendDate, strictContentLength, trailers) stays its own, as node:http\'s', async () => {
+  const handler = (log) => {
+    let n = 0;
+    return (req, res) => respond(log, n++, res);
+  };
+  const respond = (log, n, res) => {
+    if (n % 2 === 0) {
+      res.sendDate = false;
+      res.strictContentLength = true;
+      res.setHeader('Content-Length', 2);
+      res.end('ab');
+    } else {
+      log.push([res.sendDate, res.strictContentLength, res._trailer, res.errored, res.maxRequestsOnConnectionReached]);
+      res.end('cd');
+    }
+  };
+  const request = 'GET / HTTP/1.1\r\nHost: a\r\n\r\n';
+  const r = await same({}, handler, [request + request + request.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')]);
+  assert.strictEqual((r.text.match(/\r\nDate: /g) || []).length, 1);
+  assert.deepStrictEqual(r.log, [[true, false, '', null, false]]);
+});
