@@ -726,8 +726,7 @@ function deliver(parser, kind, i, input) {
       const cb = handler(parser, kOnBody);
       if (typeof cb === 'function') {
         const start = parser._ws.bodyStart(i);
-        // The built-in hands over a copy (the input may be reused) of
-        // its own.
+        // A copy of its own, as the built-in's (the input may be reused).
         cb.call(parser, copyOf(input, start, start + parser._ws.bodyLength(i)));
       }
       return 0;

@@ -588,11 +588,7 @@ async function main() {
 
   // Every side runs the script; the compare ones must answer node:http's bytes.
   const totals = { compared: 0, skippedResets: 0, timing: 0, cutShort: 0, chaos: 0, bursts: 0, rounds: 0 };
-  // (apart: one side after the other. The servers share one loop, where
-  // one side's work can hold the other's reads back until the client's
-  // next pieces have come, which changes what node:http answers as well:
-  // the same 400 or not after a request whose answer waits, as the error's
-  // bytes come with that request's end or after its answer went.)
+  // (apart: one side after the other; why retries take turns: the header.)
   const compareOnce = async (script, apart) => {
     let results;
     if (!apart) {
