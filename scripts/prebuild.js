@@ -51,11 +51,13 @@ const ZIG_VERSION = '0.11.0';
 // Every target, in the order they are built: the folder and file name
 // node-gyp-build looks for, and how it is made.
 const TARGETS = {
-  'linux-x64': { dir: 'linux-x64', file: 'llhttp-napi.napi.glibc.node', how: 'gyp' },
+  // transport: built with llhttp-napi/server's own transport (binding.gyp
+  // builds it wherever it is not Windows); the others serve it on node:net.
+  'linux-x64': { dir: 'linux-x64', file: 'llhttp-napi.napi.glibc.node', how: 'gyp', transport: true },
   'linux-arm64': {
     dir: 'linux-arm64', file: 'llhttp-napi.napi.glibc.node', how: 'gnu',
     cc: 'aarch64-linux-gnu-gcc', cxx: 'aarch64-linux-gnu-g++', strip: 'aarch64-linux-gnu-strip',
-    apt: 'g++-aarch64-linux-gnu', bundled: 'arm64',
+    apt: 'g++-aarch64-linux-gnu', bundled: 'arm64', transport: true,
   },
   'win32-x64': {
     dir: 'win32-x64', file: 'llhttp-napi.napi.node', how: 'mingw',
@@ -173,6 +175,18 @@ function zig() {
 
 const SOURCES_C = require('./install/core-sources');
 const SOURCE_CC = 'src/binding/addon.cc';
+// llhttp-napi/server's own transport, as binding.gyp builds it (not on
+// Windows): libuv's header from the node running this script, its symbols
+// from the node that loads the addon.
+const SOURCE_TRANSPORT = 'src/transport/lhn_transport.c';
+
+function nodeHeaders() {
+  const prefix = localNodeDir();
+  if (!prefix || !fs.existsSync(path.join(prefix, 'include', 'node', 'uv.h'))) {
+    throw new Error(`the transport needs libuv's header, uv.h, which ${process.execPath} does not come with: run this with a node that has include/node/uv.h`);
+  }
+  return path.join(prefix, 'include', 'node');
+}
 
 // The other targets: the C sources and the binding compiled and linked directly, with
 // binding.gyp's defines and flags.
@@ -202,6 +216,8 @@ function buildCross(name, t, dest) {
     if (t.how === 'mingw') common.push('-DNAPI_HAS_THREADS=0');
     if (!lib) common.push('-DLHN_NO_BUNDLED_LLHTTP');
     if (t.how === 'gnu') common.push('-include', path.join(ROOT, 'src', 'binding', 'glibc_compat.h'));
+    // node-api-headers' node_api.h first, node's own include/ for uv.h only.
+    if (t.transport) common.push('-DLHN_TRANSPORT', '-idirafter', nodeHeaders());
     const objects = [];
     const compile = (exe, lang, src) => {
       const obj = path.join(work, path.basename(src) + '.o');
@@ -214,6 +230,7 @@ function buildCross(name, t, dest) {
       objects.push(obj);
     };
     for (const src of SOURCES_C) compile(cc, 'c', src);
+    if (t.transport) compile(cc, 'c', SOURCE_TRANSPORT);
     compile(cxx, 'c++', SOURCE_CC);
     const out = path.join(work, 'addon.node');
     let link;
@@ -241,7 +258,8 @@ function buildCross(name, t, dest) {
     run(cxx, [...(t.how === 'zig' ? ['c++'] : []), ...pre, ...link], { env, apt: t.apt });
     if (t.strip) run(t.strip, ['--strip-all', out], { apt: t.apt });
     fs.copyFileSync(out, dest);
-    return lib ? `llhttp ${lib.version} linked in (Debian's ${t.bundled})` : 'no llhttp linked in: the running node\'s';
+    const transport = t.transport ? '; with the native transport' : '; the server on node:net';
+    return (lib ? `llhttp ${lib.version} linked in (Debian's ${t.bundled})` : 'no llhttp linked in: the running node\'s') + transport;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -124,8 +124,8 @@ function chooseTransport(server, options) {
   server[kTransportChoice] = wantsNative(options);
 }
 
-// Whether this build has the transport (not on Windows, nor in the
-// cross-built prebuilds yet).
+// Whether this build has the transport (not on Windows, nor in the macOS
+// and musl prebuilds: docs/install.md).
 function available() {
   return transport !== undefined;
 }

