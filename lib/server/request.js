@@ -18,6 +18,7 @@ const { headersObject, rawValue } = require('./headers');
 const { eventsOnFirstListener } = require('./events');
 const { fastIncoming, headersMadeAtOpen } = require('../node-line');
 const { kOpenRequest, kBodyChunk, kBodyEnd, kAnswered, kAnswerClosed, kDumpedAtOnce } = require('./seam');
+const { defaultFields } = require('./default-fields');
 
 const HTTP_1_1 = '1.1';
 // req.signal, where the line's IncomingMessage has it (24 on).
@@ -47,22 +48,14 @@ class ServerRequest {
     this.url = '';
     this.upgrade = false;
     this.complete = false;
-    this.aborted = false;
-    this.joinDuplicateHeaders = false;
     this._loop = null;
     this._headPairs = null;       // the head's [name, value, ...], as it came (never handed out before 26)
-    this._rawHeaders = null;      // rawHeaders, once read or set
     this._headEntries = 0;        // the head's entries (pairs * 2)
     this._headers = null;
-    this._rawTrailers = null;
-    this._trailers = null;
-    this._reading = false;        // someone read (node:http's _consuming)
     this._discarding = false;     // the body goes unread (node:http's _dumped)
-    this._hasReadable = false;    // its Readable state is made
     this._settled = false;        // unused, discarded, and as node:http's would be by now: ended and closed
     this._settlesWithAnswer = false; // ... from its response's close on (answered complete and unused)
     this._answered = false;       // its response finished
-    this._signal = null;          // req.signal's watch, once read (see RequestSignal)
   }
 
   [kOpenRequest](loop, major, minor, method, url, upgrade, rawHeaders) {
@@ -75,7 +68,7 @@ class ServerRequest {
     this.method = method;
     this.url = url;
     this.upgrade = upgrade;
-    this.joinDuplicateHeaders = loop.server.joinDuplicateHeaders === true;
+    if (loop.server.joinDuplicateHeaders === true) this.joinDuplicateHeaders = true;
   }
 
   // ---- the loop's calls ----
@@ -339,6 +332,17 @@ function settleAll() {
 
 Object.setPrototypeOf(ServerRequest.prototype, Readable.prototype);
 Object.setPrototypeOf(ServerRequest, Stream);
+// (What most requests never change: ./default-fields.js.)
+defaultFields(ServerRequest.prototype, {
+  aborted: false,
+  joinDuplicateHeaders: null,       // true when the server's option is (node:http's null otherwise)
+  _rawHeaders: null,                // rawHeaders, once read or set
+  _rawTrailers: null,
+  _trailers: null,
+  _reading: false,                  // someone read (node:http's _consuming)
+  _hasReadable: false,              // its Readable state is made
+  _signal: null,                    // req.signal's watch, once read (see RequestSignal)
+});
 // (node:http's name for its class, which `req.constructor.name` and stacks
 // show: @hono/node-server hands it on to apps.)
 Object.defineProperty(ServerRequest, 'name', { value: 'IncomingMessage' });

@@ -11,6 +11,7 @@ const errors = require('./errors');
 const wire = require('./wire');
 const { eventsOnFirstListener } = require('./events');
 const { kUniqueHeaders } = require('./seam');
+const { defaultFields } = require('./default-fields');
 
 const CRLF = '\r\n';
 const SAYS_CLOSE = /(?:^|\W)close(?:$|\W)/i;
@@ -101,24 +102,17 @@ class OutgoingHead {
     eventsOnFirstListener(this);
     this.statusCode = 200;
     this.statusMessage = undefined;
-    this.sendDate = true;
     this.shouldKeepAlive = true;
     // (Below HTTP/1.1, only for a client that asked for chunks.)
     this.useChunkedEncodingByDefault = (req.httpVersionMajor >= 1 && req.httpVersionMinor >= 1) ||
       wire.chunkedRequested(req);
     this.chunkedEncoding = false;
-    this.maxRequestsOnConnectionReached = false;
     this._outHeaders = null;        // lowercase name -> [name, value]
     this._head = null;              // the head, once made
-    this._headAscii = true;         // no character of the head is above 0x7f
     this._said = 0;                 // what the handler's lines said (bits above)
-    this._removed = 0;              // what removeHeader() took away (bits above)
     this._hasBody = req.method !== 'HEAD';
     this._contentLength = null;
     this._last = false;             // the connection closes after this answer
-    this._expect_continue = false;
-    this._sent100 = false;
-    this._trailer = '';
   }
 
   // (As node:http's: true once the head is made, written or not.)
@@ -400,7 +394,7 @@ class OutgoingHead {
 
   _note(bit, value) {
     this._said |= bit;
-    this._removed &= ~bit;
+    if (this._removed !== 0) this._removed &= ~bit;
     if (bit === CONNECTION) {
       if (SAYS_CLOSE.test(value)) this._last = true;
       else this.shouldKeepAlive = true;
@@ -420,21 +414,15 @@ function isNonAscii(head) {
   return NON_ASCII.test(head);
 }
 
-// Data properties of `prototype` that its instances read until they set
-// their own (writable; not enumerable, as a prototype's methods are not).
-function defaultFields(prototype, fields) {
-  for (const name of Object.keys(fields)) {
-    Object.defineProperty(prototype, name, { value: fields[name], writable: true, enumerable: false, configurable: true });
-  }
-}
-
-// (See defaultFields(): what most responses never change.)
+// (What most responses never change: ./default-fields.js.)
 defaultFields(OutgoingHead.prototype, {
   sendDate: true,
   maxRequestsOnConnectionReached: false,
   _expect_continue: false,
   _sent100: false,
   _trailer: '',
+  _headAscii: true,                 // no character of the head is above 0x7f
+  _removed: 0,                      // what removeHeader() took away (bits above)
 });
 
-module.exports = { OutgoingHead, isNonAscii, defaultFields };
+module.exports = { OutgoingHead, isNonAscii };

@@ -14,7 +14,8 @@ const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:
 // node:http's key of a response's high-water mark (which its tests and
 // some libraries read).
 const { kHighWaterMark } = require('_http_outgoing');
-const { OutgoingHead, isNonAscii, defaultFields } = require('./response-head');
+const { OutgoingHead, isNonAscii } = require('./response-head');
+const { defaultFields } = require('./default-fields');
 const errors = require('./errors');
 const wire = require('./wire');
 const { httpObserved, finishRequestEntry } = require('./performance');
@@ -65,9 +66,7 @@ class ServerResponse extends OutgoingHead {
     this.finished = false;          // end() called (writableEnded)
     this._finishEmitted = false;    // its bytes went to the socket: 'finish' emitted
     this._headerSent = false;       // the head was handed to the loop
-    this._needDrain = false;
     this._closed = false;           // 'close' emitted
-    this._corked = 0;
   }
 
   [kOpenResponse](loop, keepAlive) {
@@ -591,9 +590,7 @@ function emitMisuse(res, err, callback) {
   if (!res.destroyed) res.emit('error', err);
 }
 
-// What most responses never change starts on the prototype (a response
-// that changes one gets its own), so that each response is a smaller
-// object to make and to collect.
+// (What most responses never change: ./default-fields.js.)
 defaultFields(ServerResponse.prototype, {
   errored: null,                    // what destroy() was given
   _endCallbacks: null,              // end()'s callbacks (24 on)
@@ -604,6 +601,8 @@ defaultFields(ServerResponse.prototype, {
   _chunkFraming: 0,                 // ... and the size lines and CRLFs the line's node:http counts for them
   strictContentLength: false,
   _strictBytes: 0,                  // the body's bytes written while strictContentLength was on
+  _needDrain: false,
+  _corked: 0,                       // its own corks (cork() less uncork())
 });
 
 module.exports = { ServerResponse };

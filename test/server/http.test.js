@@ -788,3 +788,39 @@ test('what one response sets of its defaults (sendDate, strictContentLength, tra
   assert.strictEqual((r.text.match(/\r\nDate: /g) || []).length, 1);
   assert.deepStrictEqual(r.log, [[true, false, '', null, false]]);
 });
+
+test('what one request or response changes of its defaults stays its own: body read, trailers, rawHeaders, removeHeader, cork, a non-ASCII value, as node:http\'s', async () => {
+  const seen = (req, res) => [req.aborted, req.joinDuplicateHeaders, req.rawHeaders.length, req.rawTrailers.length,
+    req.trailers['x-trailer'] === undefined, req.readableFlowing, res.writableCorked, res.writableNeedDrain];
+  const handler = (log) => (req, res) => {
+    if (req.method === 'POST') {
+      // The first: its body read, its trailers, its rawHeaders replaced, a
+      // header removed, its writes corked, a value above ASCII.
+      req.on('data', () => {});
+      req.on('end', () => {
+        log.push(seen(req, res), req.trailers['x-trailer']);
+        req.rawHeaders = ['X-Replaced', 'yes'];
+        res.setHeader('X-Gone', 'a');
+        res.removeHeader('X-Gone');
+        res.setHeader('X-Latin', 'caf\u00e9');
+        res.cork();
+        res.write('ab');
+        res.uncork();
+        res.end('cd');
+      });
+      return;
+    }
+    log.push(seen(req, res), req.rawHeaders);
+    res.setHeader('X-Gone', 'b');
+    res.setHeader('X-Plain', 'ascii');
+    res.end('ef');
+  };
+  const post = 'POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n' + chunked(Buffer.from('xyz'), 2).toString('latin1');
+  const get = 'GET / HTTP/1.1\r\nHost: a\r\nX-D: 1\r\nX-D: 2\r\nConnection: close\r\n\r\n';
+  const r = await same({}, handler, [post, get]);
+  assert.deepStrictEqual(r.log[1], 't');
+  assert.deepStrictEqual(r.log[2], [false, null, 8, 0, true, null, 0, false]);
+  assert.deepStrictEqual(r.log[3], ['Host', 'a', 'X-D', '1', 'X-D', '2', 'Connection', 'close']);
+  assert.match(r.text, /\r\nX-Gone: b\r\nX-Plain: ascii\r\n/);
+  assert.doesNotMatch(r.text, /X-Gone: a/);
+});
