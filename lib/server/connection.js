@@ -23,6 +23,7 @@ const { kOwnReads } = require('../read-path');
 const { nowMs } = require('../clock');
 const { freshConnectionIsIdle } = require('../node-line');
 const seam = require('./seam');
+const { defaultFields } = require('./default-fields');
 const diagnostics = require('./diagnostics');
 const errors = require('./errors');
 const { attach, clientError } = require('./loop-events');
@@ -72,22 +73,12 @@ class Connection extends AsyncResource {
     this.oldest = null;           // the oldest response not finished
     this.later = [];              // the ones after it, in request order (pipelining)
     this.active = null;           // the oldest once its turn came: its bytes go to the socket
-    this.closedWith = null;       // the active response when the socket closed (it keeps its socket)
-    this.held = null;             // response -> { chunks: [data, encoding, callback, ...], bytes, ended }
-    this.heldBytes = 0;           // bytes held for responses waiting for their turn
-    this.requestsCount = 0;
     this.keepAliveTimeoutSet = false;
     this.keepAliveTimer = null;   // the socket's timer that keepAliveTimeout armed (see armKeepAlive())
     this.keepAliveSuspended = false; // ... a request is under way: its expiry is dropped
     this.pausedForWrites = false; // reading stopped: the client reads too slowly
     this.pausedForBody = false;   // reading stopped: a request body's reader is behind
-    this.flushedPairs = null;     // the pairs of a long head flushed before its end
-    this.flushedUrl = '';         // ... and its URL so far
-    this.trailerPairs = null;     // the trailers of the message under way
-    this.lastAnswered = false;    // a response that closes the connection finished
-    this.errored = false;
     this.openedMs = nowMs();      // the clock of headersTimeout before a first message
-    this.reportedStart = -1;      // the message start a timeout was reported for
     this.afterLastWrite = afterLastWrite.bind(this);
   }
 
@@ -339,7 +330,7 @@ class Connection extends AsyncResource {
     later.length = 0;
     this.closedWith = this.active;
     this.active = null;
-    this.held = null;
+    if (this.held !== null) this.held = null;
   }
 
   // Is it between requests (closeIdleConnections())? A connection that has
@@ -462,5 +453,20 @@ function connect(server) {
   socket.setEncoding = refuseEncoding;
   attach(conn);
 }
+
+// (What most connections never change, or only as they close:
+// ./default-fields.js. Its backpressure and its turns stay its own.)
+defaultFields(Connection.prototype, {
+  closedWith: null,                 // the active response when the socket closed (it keeps its socket)
+  held: null,                       // response -> { chunks: [data, encoding, callback, ...], bytes, ended }
+  heldBytes: 0,                     // bytes held for responses waiting for their turn
+  requestsCount: 0,                 // (counted under maxRequestsPerSocket)
+  flushedPairs: null,               // the pairs of a long head flushed before its end
+  flushedUrl: '',                   // ... and its URL so far
+  trailerPairs: null,               // the trailers of the message under way
+  lastAnswered: false,              // a response that closes the connection finished
+  errored: false,
+  reportedStart: -1,                // the message start a timeout was reported for
+});
 
 module.exports = { onConnection, kConnectionsSet, kConnection, kIncomingMessage, kServerResponse };

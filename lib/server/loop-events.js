@@ -187,7 +187,7 @@ function onMessageComplete() {
   if (req === null) return;
   conn.current = null;
   const trailers = conn.trailerPairs;
-  conn.trailerPairs = null;
+  if (trailers !== null) conn.trailerPairs = null;
   req[kBodyEnd](trailers);
   // No more body: the next message may be read.
   if (conn.pausedForBody) conn.bodyWanted();

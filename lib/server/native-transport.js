@@ -43,6 +43,7 @@ const hooks = require('../parser-hooks');
 const { copyOf } = require('../bytes');
 const { kOwnReads, kWithdrawParse, nextReadParser } = require('../read-path');
 const { kInSocketContext, kIdleTimer, kHandOver } = require('./seam');
+const { defaultFields } = require('./default-fields');
 
 const transport = binding.transport;
 const EVENTS = transport === undefined ? {} : transport.events;
@@ -165,9 +166,18 @@ class IdleTimer {
 
 // A connection of the addon's with what the loop, the messages and most
 // servers use of a net.Socket (stage 2 of issue 46 completes it).
-class NativeSocket extends EventEmitter {
+class NativeSocket {
   constructor(server, id, listener) {
-    super();
+    // (A net.Socket's listener table: a stream's constructor gives it its
+    // usual events as keys (EventEmitter's shape mode), which keeps it an
+    // object of fixed shape where a table made on the first listener is a
+    // dictionary, five times the size, for the connection's life.)
+    this._events = {
+      close: undefined, error: undefined, prefinish: undefined, finish: undefined,
+      drain: undefined, data: undefined, end: undefined, readable: undefined,
+    };
+    this._eventsCount = 0;
+    EventEmitter.init.call(this);
     this.server = server;
     this._server = server;
     this._listener = listener;    // the NativeServerState that accepted it
@@ -178,33 +188,17 @@ class NativeSocket extends EventEmitter {
     this.destroyed = false;
     this.readable = true;
     this.writable = true;
-    this.connecting = false;
     this.timeout = undefined;    // (as a net.Socket's until setTimeout())
     this.bytesRead = 0;
-    this.errored = null;
-    this._didClose = false;
     this._queued = 0;             // bytes the addon has queued
-    this._pending = [];           // callbacks of the queued writes, one entry per write
-    this._corked = 0;
-    this._corkedChunks = null;    // [data, kind, ...] written while corked
-    this._corkedCallbacks = null;
-    this._corkedBytes = 0;
+    this._pending = null;         // callbacks of the queued writes, one entry per write, once one is queued
     this._needDrain = false;
-    this._endCalled = false;
-    this._finished = false;
-    this._ended = false;          // the peer's end was read
     this._paused = false;
-    this._held = null;            // reads kept for a reader to come (readableFlowing = null), or null
-    this._heldBytes = 0;
-    this._destroyAfterFinish = false;
-    this._peer = null;
     this[kIdleTimer] = null;
-    this._handedTo = null;        // the net.Socket the connection went on as (kHandOver), or null
-    this._handOverWhenFlushed = null;
-    this._local = null;           // address() once handed over
-    this._finalBytesWritten = -1; // bytesWritten once the connection is gone
-    this._writableHighWaterMark = server.highWaterMark ?? HIGH_WATER_MARK;
-    this._writableStateView = null;
+    const highWaterMark = server.highWaterMark;
+    if (highWaterMark !== undefined && highWaterMark !== null && highWaterMark !== HIGH_WATER_MARK) {
+      this._writableHighWaterMark = highWaterMark;
+    }
   }
 
   // (Its own: the stream classes its prototype chain holds, net.Socket's,
@@ -445,6 +439,7 @@ class NativeSocket extends EventEmitter {
     if (queued === 0) {
       if (callbacks !== undefined || full) nextTick(writtenAtOnce, this, callbacks);
     } else {
+      if (this._pending === null) this._pending = [];
       this._pending.push(callbacks);
     }
     return !full;
@@ -800,8 +795,8 @@ class NativeSocket extends EventEmitter {
     this.readable = false;
     this.writable = false;
     const pending = this._pending;
-    this._pending = [];
-    if (pending.length > 0) {
+    this._pending = null;
+    if (pending !== null && pending.length > 0) {
       const err = codedError('ERR_STREAM_DESTROYED', 'Cannot call write after a stream was destroyed');
       for (let i = 0; i < pending.length; i++) runCallbacks(pending[i], err);
     }
@@ -1315,6 +1310,32 @@ function listenOnFd(server, fd, backlog) {
 // net.Socket, as diagnostics_channel subscribers and applications check.)
 Object.defineProperty(NativeSocket, 'name', { value: 'Socket' });
 Object.setPrototypeOf(NativeSocket.prototype, net.Socket.prototype);
+// (What most connections never change until they close: ./default-fields.js.
+// An idle keep-alive connection is this object, its connection and its
+// parser. What a busy connection changes, its writes' backpressure, stays
+// its own from the start: one shape for the functions that write.)
+defaultFields(NativeSocket.prototype, {
+  connecting: false,
+  _error: null,                     // errored
+  _didClose: false,
+  _corked: 0,
+  _corkedChunks: null,              // [data, kind, ...] written while corked
+  _corkedCallbacks: null,
+  _corkedBytes: 0,
+  _endCalled: false,
+  _finished: false,
+  _ended: false,                    // the peer's end was read
+  _held: null,                      // reads kept for a reader to come (readableFlowing = null), or null
+  _heldBytes: 0,
+  _destroyAfterFinish: false,
+  _peer: null,
+  _handedTo: null,                  // the net.Socket the connection went on as (kHandOver), or null
+  _handOverWhenFlushed: null,
+  _local: null,                     // address() once handed over
+  _finalBytesWritten: -1,           // bytesWritten once the connection is gone
+  _writableHighWaterMark: HIGH_WATER_MARK, // the server's highWaterMark where it has one
+  _writableStateView: null,
+});
 
 module.exports = { chooseTransport, available, listenNative, listenGiven, nativeAddress, isListeningNatively, closeNative,
   refNative, NativeSocket };
