@@ -5,6 +5,9 @@
 // class of ./response.js, which sends the head and the body.
 
 const Stream = require('node:stream');
+// (node:http's test of a headers object's keys; in a for-in loop the
+// compilers reduce `hasOwnProperty.call()` to a check of the object's map.)
+const { hasOwnProperty } = Object.prototype;
 const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
 const { checkName, checkValue } = require('./header-checks');
 const errors = require('./errors');
@@ -274,9 +277,11 @@ class OutgoingHead {
         for (let n = 0; n < headers.length; n += 2) head = this._addLines(head, headers[n], headers[n + 1], true);
       }
     } else if (headers !== undefined && headers !== null) {
-      // (An indexed loop: Maglev keeps an array iterator's calls.)
-      const keys = Object.keys(headers);
-      for (let i = 0; i < keys.length; i++) head = this._addLines(head, keys[i], headers[keys[i]], true);
+      // (node:http's walk of a headers object: its own enumerable keys, by
+      // for-in, which allocates nothing where Object.keys() makes an array.)
+      for (const key in headers) {
+        if (hasOwnProperty.call(headers, key)) head = this._addLines(head, key, headers[key], true);
+      }
     }
     const said = this._said;
     // No chunked 204/304: the connection closes instead of a zero chunk.

@@ -824,3 +824,18 @@ test('what one request or response changes of its defaults stays its own: body r
   assert.match(r.text, /\r\nX-Gone: b\r\nX-Plain: ascii\r\n/);
   assert.doesNotMatch(r.text, /X-Gone: a/);
 });
+
+test('writeHead() with a headers object sends its own enumerable keys, none it inherits, in their order, as node:http', async () => {
+  const handler = () => (req, res) => {
+    const inherited = { 'X-Inherited': 'no' };
+    const headers = Object.create(inherited, { 'X-Hidden': { value: 'no', enumerable: false } });
+    headers['X-Own'] = 'yes';
+    headers['Content-Length'] = 2;
+    headers[7] = 'digit';
+    res.writeHead(200, headers);
+    res.end('ok');
+  };
+  const r = await same({}, handler, ['GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n']);
+  assert.match(r.text, /^HTTP\/1\.1 200 OK\r\n7: digit\r\nX-Own: yes\r\nContent-Length: 2\r\n/);
+  assert.doesNotMatch(r.text, /X-Inherited|X-Hidden/);
+});
