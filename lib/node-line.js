@@ -131,4 +131,7 @@ Object.assign(module.exports, {
   headersMadeAtOpen: major < 26,
   // writeInformation(): informational answers, refused once the head is made (24.22 on).
   hasWriteInformation: typeof http.ServerResponse.prototype.writeInformation === 'function',
+  // listen({ reusePort }) shares a port between listeners (SO_REUSEPORT;
+  // 22.12 and 23.1 on); before, node:net ignores the option.
+  listensWithReusePort: from(22, 12) || major >= 23,
 });

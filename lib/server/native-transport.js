@@ -27,7 +27,7 @@
 // descriptor (listenGiven()).
 //
 // What it does not cover yet takes node:net for that server, decided at
-// listen(): TLS, a signal, reusePort, a Unix domain socket with
+// listen(): TLS, a signal, reusePort off Linux, a Unix domain socket with
 // readableAll / writableAll or in the abstract namespace, a server with
 // pauseOnConnect or a blockList, an exclusive listen in a cluster worker, a
 // build without the transport (docs/server.md, "The native transport"). An
@@ -41,6 +41,7 @@ const util = require('node:util');
 const binding = require('../native');
 const hooks = require('../parser-hooks');
 const { copyOf } = require('../bytes');
+const { listensWithReusePort } = require('../node-line');
 const { kOwnReads, kWithdrawParse, nextReadParser } = require('../read-path');
 const { kInSocketContext, kIdleTimer, kHandOver } = require('./seam');
 const { defaultFields } = require('./default-fields');
@@ -1038,7 +1039,7 @@ function emitClose(server, state) {
 }
 
 // What listen()'s arguments ask for, where the transport covers it: { port,
-// host, backlog, ipv6Only, callback } for a TCP port, { path, backlog,
+// host, backlog, ipv6Only, reusePort, callback } for a TCP port, { path, backlog,
 // callback } for a Unix domain socket, or null (anything else: node:net
 // decides).
 function listenTarget(args) {
@@ -1052,14 +1053,19 @@ function listenTarget(args) {
   let host;
   let backlog;
   let ipv6Only = false;
+  let reusePort = false;
   const first = rest[0];
   if (first !== null && typeof first === 'object') {
     // (A descriptor, a handle, a bound socket: node:net's listen() first, then listenGiven().)
     for (const key of ['fd', 'handle', '_handle', 'signal']) if (first[key] !== undefined) return null;
     if (net.BoundSocket !== undefined && first instanceof net.BoundSocket) return null;
-    // (SO_REUSEPORT, ports shared between listeners: node:net's, where the
-    // line has them.)
-    if (first.reusePort) return null;
+    // (SO_REUSEPORT, a port shared between listeners, where the line has
+    // it: the addon's on Linux, node:net's elsewhere. Before, node:net
+    // ignores the option, and so does this.)
+    if (first.reusePort && listensWithReusePort) {
+      if (process.platform !== 'linux') return null;
+      reusePort = true;
+    }
     if (first.path !== undefined) {
       // (node:net sets the permissions readableAll / writableAll ask for.)
       return first.readableAll || first.writableAll ? null : pathTarget(first.path, first.backlog, callback);
@@ -1081,7 +1087,7 @@ function listenTarget(args) {
   else if (typeof port === 'string' && /^[0-9]+$/.test(port)) port = Number(port);
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) return null;
   if (host !== undefined && host !== null && typeof host !== 'string') return null;
-  return { port, host: host || undefined, backlog: Number.isInteger(backlog) ? backlog : 511, ipv6Only, callback };
+  return { port, host: host || undefined, backlog: Number.isInteger(backlog) ? backlog : 511, ipv6Only, reusePort, callback };
 }
 
 // (A name in Linux's abstract namespace, a leading NUL, takes node:net.)
@@ -1112,7 +1118,7 @@ function listenNative(server, args) {
     listening(server, state, transport.listenPath(state, target.path, target.backlog), target.path, undefined);
     return true;
   }
-  const flags = (target.ipv6Only ? 1 : 0) | (server.noDelay === false ? 0 : 2);
+  const flags = (target.ipv6Only ? 1 : 0) | (server.noDelay === false ? 0 : 2) | (target.reusePort ? 4 : 0);
   const start = (host, fallback) => {
     let id = transport.listen(state, host, target.port, target.backlog, flags);
     let at = host;

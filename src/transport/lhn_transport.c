@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -468,6 +469,20 @@ static napi_value Init(napi_env env, napi_callback_info info) {
 
 /* The end of listen() and listenPath(): listener `s`, bound (`err`: how),
  * listens for `listener`. Returns its id, or a libuv error code (< 0). */
+/* SO_REUSEPORT on a listener's socket before its bind: 0 or a libuv error. */
+static int share_port(uv_tcp_t *tcp) {
+#if defined(__linux__) && defined(SO_REUSEPORT)
+  uv_os_fd_t fd;
+  int err = uv_fileno((const uv_handle_t *)tcp, &fd);
+  if (err != 0) return err;
+  int on = 1;
+  return setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)) == 0 ? 0 : -errno;
+#else
+  (void)tcp;
+  return UV_ENOTSUP;
+#endif
+}
+
 static napi_value listening(napi_env env, tx_server *s, napi_value listener, int err, int32_t backlog) {
   tx_state *tx = s->tx;
   if (err == 0) err = uv_listen(&s->io.stream, backlog > 0 ? backlog : 511, on_connection);
@@ -487,8 +502,10 @@ static napi_value listening(napi_env env, tx_server *s, napi_value listener, int
 /* listen(listener, host, port, backlog, flags): a listener on host (an IP
  * address) and port, whose events the dispatch hears on the object
  * `listener` (lib/server/native-transport.js: one per listen()); flags
- * bit 1: IPv6 only, bit 2: no delay on its connections. Returns its id, or
- * a libuv error code (< 0). */
+ * bit 1: IPv6 only, bit 2: no delay on its connections, bit 3: the port
+ * shared with other listeners that ask so (SO_REUSEPORT: the kernel spreads
+ * the connections; Linux only, else UV_ENOTSUP). Returns its id, or a libuv
+ * error code (< 0). */
 static napi_value Listen(napi_env env, napi_callback_info info) {
   size_t argc = 5;
   napi_value argv[5];
@@ -510,9 +527,16 @@ static napi_value Listen(napi_env env, napi_callback_info info) {
   if (s == NULL) return number(env, UV_ENOMEM);
   s->tx = tx;
   s->no_delay = (flags & 2) != 0;
-  uv_tcp_init(tx->loop, &s->io.tcp);
+  /* (The socket made now, of the address's family, for its option before
+   * the bind; libuv's own flag for it is younger than some nodes' libuv.) */
+  err = uv_tcp_init_ex(tx->loop, &s->io.tcp, addr.ss_family);
+  if (err != 0) {
+    free(s);
+    return number(env, err);
+  }
   s->io.handle.data = s;
-  err = uv_tcp_bind(&s->io.tcp, (const struct sockaddr *)&addr, (flags & 1) ? UV_TCP_IPV6ONLY : 0);
+  if (flags & 4) err = share_port(&s->io.tcp);
+  if (err == 0) err = uv_tcp_bind(&s->io.tcp, (const struct sockaddr *)&addr, (flags & 1) ? UV_TCP_IPV6ONLY : 0);
   return listening(env, s, argv[0], err, backlog);
 }
 

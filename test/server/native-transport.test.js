@@ -17,6 +17,7 @@ const { once } = require('node:events');
 const { Worker } = require('node:worker_threads');
 const ours = require('../../lib/server');
 const { available, NativeSocket } = require('../../lib/server/native-transport');
+const { listensWithReusePort } = require('../../lib/node-line');
 const { withServer, exchange, normalize, echoHandler, withClose } = require('../support/both-servers');
 
 const native = (options, handler) => {
@@ -558,11 +559,12 @@ test('listen() forms, address(), and what takes node:net instead', { skip }, asy
   });
   assert.match(text, /net$/);
   await new Promise((resolve) => onPath.close(resolve));
-  // reusePort (SO_REUSEPORT): node:net.
+  // reusePort (SO_REUSEPORT): the transport's on Linux (or ignored, as
+  // node:net ignores it before 22.12), node:net's elsewhere.
   const reusing = native((req, res) => res.end(req.socket instanceof NativeSocket ? 'native' : 'net'));
   await new Promise((resolve) => reusing.listen({ port: 0, host: '127.0.0.1', reusePort: true }, resolve));
   ({ text } = await exchange(reusing.address().port, [withClose(GET)], { end: false }));
-  assert.match(text, /net$/);
+  assert.match(text, process.platform === 'linux' || !listensWithReusePort ? /native$/ : /net$/);
   await new Promise((resolve) => reusing.close(resolve));
   assert.throws(() => ours.createServer({ transport: 'quic' }), { code: 'ERR_INVALID_ARG_VALUE' });
 });
@@ -588,23 +590,41 @@ test('a plain server is on the native transport unless transport \'net\' or LLHT
   assert.deepStrictEqual(kinds, ['native', 'net', 'net', 'native', 'native']);
 });
 
-// (reusePort, Node 22.12 and 23.1 on: several listeners on one port; the
-// transport leaves it to node:net, which ignores it on older lines.)
-test('reusePort: a second listener on the same port, as node:http', { skip }, async () => {
+// (reusePort, Node 22.12 and 23.1 on: several listeners on one port, the
+// kernel spreading the connections between them; older lines ignore it, so
+// the second listen() is EADDRINUSE. A listener without it keeps the port
+// its own.)
+test('reusePort: a second listener on the same port shares the connections, as node:http', { skip }, async () => {
   const results = [];
   for (const [, create] of FACES) {
-    const first = create(() => {});
+    const result = {};
+    const first = create((req, res) => res.end('first'));
     await new Promise((resolve) => first.listen({ port: 0, host: '127.0.0.1', reusePort: true }, resolve));
-    const second = create(() => {});
-    results.push(await new Promise((resolve) => {
-      second.once('listening', () => resolve(second.address().port === first.address().port));
-      second.once('error', (err) => resolve(err.code));
-      second.listen({ port: first.address().port, host: '127.0.0.1', reusePort: true });
-    }));
+    const port = first.address().port;
+    const listen = (server, options) => new Promise((resolve) => {
+      server.once('listening', () => resolve(server.address().port === port));
+      server.once('error', (err) => resolve(err.code));
+      server.listen({ port, host: '127.0.0.1', ...options });
+    });
+    const second = create((req, res) => res.end('second'));
+    result.second = await listen(second, { reusePort: true });
+    const alone = create(() => {});
+    result.without = await listen(alone, {});
+    alone.close();
+    if (result.second === true) {
+      const served = new Set();
+      for (let i = 0; i < 24 && served.size < 2; i++) {
+        const { text } = await exchange(port, [withClose(GET)], { end: false });
+        served.add(/(first|second)$/.exec(text)[1]);
+      }
+      result.served = [...served].sort();
+    }
     first.close();
     second.close();
+    results.push(result);
   }
-  assert.strictEqual(results[1], results[0]);
+  assert.deepStrictEqual(results[1], results[0]);
+  if (listensWithReusePort) assert.deepStrictEqual(results[0], { second: true, without: 'EADDRINUSE', served: ['first', 'second'] });
 });
 
 test('a worker thread that listens on the native transport and exits leaves cleanly', { skip }, async () => {
