@@ -101,10 +101,67 @@ for (let number = 0; number < FIELDS.length; number++) {
   if (Object.keys(probe).join() !== FIELDS[number]) throw new Error(`headers.js: storeFirst() has no case for ${FIELDS[number]}`);
 }
 
+// Heads whose names come in an order seen before (a browser's, a client
+// library's, a proxy's) get their object from a function made for that
+// order, an object literal: one allocation of a known shape, where storing
+// the names one by one makes a new shape at each step, looked up by name.
+// The functions hang at the ends of a tree of the names as they came
+// (their case kept: no lowercasing to find one); a head that repeats a
+// name (merged by the rules above) or names `__proto__` takes the rules'
+// path, and so does every head once the tree or the functions reach their
+// bounds, which keep a client that makes up names from growing them.
+const SHAPES_MAX = 256;
+const NODES_MAX = 4096;
+const MAKE = Symbol('make');
+const shapeTree = new Map();
+let shapes = 0;
+let nodes = 0;
+
+function shapedObject(raw, end) {
+  let node = shapeTree;
+  for (let i = 0; i < end; i += 2) {
+    let next = node.get(raw[i]);
+    if (next === undefined) {
+      if (nodes >= NODES_MAX) return undefined;
+      nodes++;
+      next = new Map();
+      node.set(raw[i], next);
+    }
+    node = next;
+  }
+  let make = node.get(MAKE);
+  if (make === undefined) {
+    make = shapeFor(raw, end);
+    node.set(MAKE, make);
+  }
+  return make === null ? undefined : make(raw);
+}
+
+// The function that makes the object of a head with these names in this
+// order, or null. (Its source holds only the names, as JSON string
+// literals, and the pairs' indexes.)
+function shapeFor(raw, end) {
+  if (shapes >= SHAPES_MAX) return null;
+  const fields = [];
+  for (let i = 0; i < end; i += 2) {
+    const field = raw[i].toLowerCase();
+    if (field === '__proto__' || fields.includes(field)) return null;
+    fields.push(field);
+  }
+  shapes++;
+  const entries = fields.map((field, k) => {
+    const value = `r[${2 * k + 1}]`;
+    return `${JSON.stringify(field)}: ${MERGES[NUMBER.get(field)] === ARRAY ? `[${value}]` : value}`;
+  });
+  return new Function('r', `return { ${entries.join(', ')} };`);
+}
+
 // The `headers` object of pairs raw[0, end) ([name, value, ...]), as
 // node:http's IncomingMessage makes it. (Whether a head already had one of
 // the names above is a bit here, not a look into the object.)
 function headersObject(raw, end, joinDuplicates) {
+  const shaped = shapedObject(raw, end);
+  if (shaped !== undefined) return shaped;
   const out = {};
   let seenLow = 0;
   let seenHigh = 0;

@@ -839,3 +839,27 @@ test('writeHead() with a headers object sends its own enumerable keys, none it i
   assert.match(r.text, /^HTTP\/1\.1 200 OK\r\n7: digit\r\nX-Own: yes\r\nContent-Length: 2\r\n/);
   assert.doesNotMatch(r.text, /X-Inherited|X-Hidden/);
 });
+
+test('req.headers of heads whose names repeat an order seen before, and of heads that differ, as node:http\'s', async () => {
+  const handler = (log) => (req, res) => {
+    const h = req.headers;
+    log.push([Object.keys(h), Object.values(h), Object.getPrototypeOf(h) === Object.prototype, typeof h.hasOwnProperty]);
+    res.end();
+  };
+  const heads = [
+    'Host: a\r\nUser-Agent: u1\r\nAccept: */*\r\nCookie: c=1',
+    'Host: b\r\nUser-Agent: u2\r\nAccept: text/html\r\nCookie: c=2',
+    'HOST: c\r\nuser-agent: u3\r\nACCEPT: x\r\nCookie: c=3',
+    'Host: d\r\nSet-Cookie: s=1\r\nX-Custom: y\r\n7: seven',
+    'Host: e\r\nSet-Cookie: s=2\r\nX-Custom: z\r\n7: eight',
+    'Host: f\r\nCookie: a=1\r\nCookie: b=2\r\nX-Dup: 1\r\nx-dup: 2\r\nUser-Agent: first\r\nUser-Agent: second',
+    'Host: g\r\n__proto__: p\r\nConstructor: k',
+    'Host: h\r\n__proto__: q\r\nConstructor: l',
+    'Host: i',
+  ];
+  const requests = heads.map((head, i) => `GET /${i} HTTP/1.1\r\n${head}\r\n${i === heads.length - 1 ? 'Connection: close\r\n' : ''}\r\n`);
+  const r = await same({}, handler, [requests.join('')]);
+  assert.strictEqual(r.log.length, heads.length);
+  assert.deepStrictEqual(r.log[1][0], ['host', 'user-agent', 'accept', 'cookie']);
+  assert.deepStrictEqual(r.log[4].slice(0, 2), [['7', 'host', 'set-cookie', 'x-custom'], ['eight', 'e', ['s=2'], 'z']]);
+});
