@@ -751,7 +751,8 @@ class NativeSocket {
 
   _written(queued) {
     this._queued = queued;
-    runCallbacks(this._pending.shift(), null);
+    // (None pending once the connection closed.)
+    if (this._pending !== null) runCallbacks(this._pending.shift(), null);
     // (The hand-over first: what a writer writes at 'drain' then goes to the
     // new socket, after what the listener wrote, as on one net.Socket.)
     const then = this._handOverWhenFlushed;
