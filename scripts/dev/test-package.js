@@ -228,7 +228,7 @@ function arm64(app, pkgDir, bare, lines) {
       r.status === 0 && arch === 'arm64' && v.llhttp === own && transport === 'true', r.output);
   }
   serveEverywhere(app, nodes, env, addon);
-  // Three test files on each line, in a copy of the installed package.
+  // The installed tests (INSTALLED_TESTS) on each line, in a copy of the installed package.
   const tree = testTree(pkgDir, 'arm64');
   try {
     for (const [line, exe] of nodes) {

@@ -467,8 +467,6 @@ static napi_value Init(napi_env env, napi_callback_info info) {
   return buffer;
 }
 
-/* The end of listen() and listenPath(): listener `s`, bound (`err`: how),
- * listens for `listener`. Returns its id, or a libuv error code (< 0). */
 /* SO_REUSEPORT on a listener's socket before its bind: 0 or a libuv error. */
 static int share_port(uv_tcp_t *tcp) {
 #if defined(__linux__) && defined(SO_REUSEPORT)
@@ -483,6 +481,8 @@ static int share_port(uv_tcp_t *tcp) {
 #endif
 }
 
+/* The end of listen() and listenPath(): listener `s`, bound (`err`: how),
+ * listens for `listener`. Returns its id, or a libuv error code (< 0). */
 static napi_value listening(napi_env env, tx_server *s, napi_value listener, int err, int32_t backlog) {
   tx_state *tx = s->tx;
   if (err == 0) err = uv_listen(&s->io.stream, backlog > 0 ? backlog : 511, on_connection);
