@@ -112,28 +112,75 @@ for (let number = 0; number < FIELDS.length; number++) {
 // bounds, which keep a client that makes up names from growing them.
 const SHAPES_MAX = 256;
 const NODES_MAX = 4096;
-const MAKE = Symbol('make');
-const shapeTree = new Map();
+// A node looks its next names up in its own fields for the first (most
+// nodes have one: a client sends its names in one order), in a list for a
+// few more, comparing them by identity first (well-known names are
+// internalized), and in a Map once it has many.
+const LIST_MAX = 8;
 let shapes = 0;
 let nodes = 0;
+
+class ShapeNode {
+  constructor() {
+    this.firstName = null;
+    this.firstNext = null;
+    this.names = null;
+    this.next = null;
+    this.byName = null;
+    // The object maker of the names up to here (shapeFor()); null: none.
+    this.make = undefined;
+  }
+
+  child(name) {
+    if (this.firstName === name) return this.firstNext;
+    const names = this.names;
+    if (names !== null) {
+      for (let k = 0; k < names.length; k++) {
+        if (names[k] === name) return this.next[k];
+      }
+    } else if (this.byName !== null) {
+      return this.byName.get(name);
+    }
+    return undefined;
+  }
+
+  addChild(name, node) {
+    if (this.firstName === null) {
+      this.firstName = name;
+      this.firstNext = node;
+    } else if (this.byName !== null) {
+      this.byName.set(name, node);
+    } else if (this.names === null) {
+      this.names = [name];
+      this.next = [node];
+    } else if (this.names.length < LIST_MAX) {
+      this.names.push(name);
+      this.next.push(node);
+    } else {
+      this.byName = new Map();
+      for (let k = 0; k < this.names.length; k++) this.byName.set(this.names[k], this.next[k]);
+      this.byName.set(name, node);
+      this.names = this.next = null;
+    }
+  }
+}
+
+const shapeTree = new ShapeNode();
 
 function shapedObject(raw, end) {
   let node = shapeTree;
   for (let i = 0; i < end; i += 2) {
-    let next = node.get(raw[i]);
+    let next = node.child(raw[i]);
     if (next === undefined) {
       if (nodes >= NODES_MAX) return undefined;
       nodes++;
-      next = new Map();
-      node.set(raw[i], next);
+      next = new ShapeNode();
+      node.addChild(raw[i], next);
     }
     node = next;
   }
-  let make = node.get(MAKE);
-  if (make === undefined) {
-    make = shapeFor(raw, end);
-    node.set(MAKE, make);
-  }
+  let make = node.make;
+  if (make === undefined) make = node.make = shapeFor(raw, end);
   return make === null ? undefined : make(raw);
 }
 

@@ -855,6 +855,9 @@ test('req.headers of heads whose names repeat an order seen before, and of heads
     'Host: f\r\nCookie: a=1\r\nCookie: b=2\r\nX-Dup: 1\r\nx-dup: 2\r\nUser-Agent: first\r\nUser-Agent: second',
     'Host: g\r\n__proto__: p\r\nConstructor: k',
     'Host: h\r\n__proto__: q\r\nConstructor: l',
+    // (more names after Host than a node lists before it takes a Map, each
+    // order twice, the second after the Map)
+    ...[0, 1].flatMap(() => Array.from({ length: 12 }, (_, n) => `Host: j${n}\r\nX-N${n}: v${n}\r\nx-n${n}: w\r\nAccept: a`)),
     'Host: i',
   ];
   const requests = heads.map((head, i) => `GET /${i} HTTP/1.1\r\n${head}\r\n${i === heads.length - 1 ? 'Connection: close\r\n' : ''}\r\n`);
