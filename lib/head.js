@@ -123,33 +123,14 @@ class Head {
     return ws.eventText(i);
   }
 
-  // Which names of `set` (workspace.nameSet()) the head of event `i` of
-  // `ws` has, as its bits, or -1 when early flushes took its pairs. A head
-  // that repeats the recorded one has the bits found for that one (its
-  // pairs were not looked up: comparing their names would cost more).
-  namesPresent(ws, i, set) {
-    const count = ws.pairCount(i);
-    if (count === -1) return -1;
-    const recorded = this.recorded;
-    const current = recorded !== null && recorded.number === ws.messageNumber(i);
-    if (current && recorded.namesSet === set && (ws.flags(i) & HC_REPEATS) !== 0) return recorded.names;
-    const bits = ws.namesPresent(ws.firstPair(i), count, set);
-    if (current && (ws.flags(i) & HC_RECORDED) !== 0) {
-      recorded.names = bits;
-      recorded.namesSet = set;
-    }
-    return bits;
-  }
-
   record(headers, text, number) {
     const recorded = this.recorded;
     if (recorded === null) {
-      this.recorded = { headers, text, number, names: 0, namesSet: null };
+      this.recorded = { headers, text, number };
     } else {
       recorded.headers = headers;
       recorded.text = text;
       recorded.number = number;
-      recorded.namesSet = null;
     }
   }
 

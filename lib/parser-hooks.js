@@ -37,10 +37,11 @@ module.exports = {
   // run in, instead of one the parser makes: its trigger is its maker's
   // choice (lib/server/connection.js: the socket's, as node:http's).
   ownContext: Symbol('llhttp-napi ownContext'),
-  // parser[namesPresent](set): during kOnHeadersComplete, which names of
-  // `set` (lib/parser.js's nameSet()) the head has, as bits; -1 when it
-  // cannot tell (the head's pairs were flushed before its end).
-  namesPresent: Symbol('llhttp-napi namesPresent'),
+  // parser[headFields](): during kOnHeadersComplete, which of Host, Expect
+  // and Content-Length or Transfer-Encoding the head has, as the core's
+  // HC_HOST, HC_EXPECT and HC_BODY_FIELDS bits; -1 when it cannot tell (the
+  // head's pairs were flushed before its end).
+  headFields: Symbol('llhttp-napi headFields'),
   // parser[coreStats](): what the core holds for this parser between calls,
   // in bytes: { heldBytes: its held head (a head arriving in pieces),
   // recordBytes: its repeat record } (tests, benchmarks).

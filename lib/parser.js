@@ -29,7 +29,8 @@ const { copyOf } = require('./bytes');
 
 const { MESSAGE_BEGIN, HEADERS, HEADERS_COMPLETE, BODY, MESSAGE_COMPLETE } = workspace.EVENT;
 const { CMD_RESET, CMD_PAUSE, CMD_RESUME, CMD_HANDLERS, CMD_MAX_PAIRS, HAS_ON_HEADERS,
-  HAS_ON_HEADERS_COMPLETE, HAS_ON_MESSAGE_BEGIN, HAS_ON_BODY, HAS_ON_MESSAGE_COMPLETE, HPE_USER } = workspace.layout;
+  HAS_ON_HEADERS_COMPLETE, HAS_ON_MESSAGE_BEGIN, HAS_ON_BODY, HAS_ON_MESSAGE_COMPLETE, HPE_USER, HC_FIELDS_KNOWN,
+  HC_HOST, HC_EXPECT, HC_BODY_FIELDS } = workspace.layout;
 // The core's handler bits of a new parser: every handler.
 const HAS_ALL = HAS_ON_HEADERS | HAS_ON_HEADERS_COMPLETE | HAS_ON_MESSAGE_BEGIN | HAS_ON_BODY |
   HAS_ON_MESSAGE_COMPLETE;
@@ -362,10 +363,11 @@ class HTTPParser {
     return true;
   }
 
-  [hooks.namesPresent](set) {
+  [hooks.headFields]() {
     const ws = this._ws;
     if (ws === null || ws.at < 0 || ws.kind(ws.at) !== HEADERS_COMPLETE) return -1;
-    return this._head.namesPresent(ws, ws.at, set);
+    const flags = ws.flags(ws.at);
+    return (flags & HC_FIELDS_KNOWN) === 0 ? -1 : flags & (HC_HOST | HC_EXPECT | HC_BODY_FIELDS);
   }
 
   [hooks.coreStats]() {
@@ -791,7 +793,8 @@ function onHeadersComplete(parser, i) {
 
 module.exports = {
   HTTPParser,
-  nameSet: workspace.nameSet,
+  // The bits of [hooks.headFields]().
+  headFields: { HOST: HC_HOST, EXPECT: HC_EXPECT, BODY_FIELDS: HC_BODY_FIELDS },
   methods: workspace.methods,
   allMethods: workspace.allMethods,
 };

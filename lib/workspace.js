@@ -25,7 +25,8 @@ const NEEDED = [
   'EV_KIND', 'EV_FIRST_PAIR', 'EV_PAIR_COUNT', 'EV_HEADER_PAIRS', 'EV_TEXT_START', 'EV_TEXT_END',
   'EV_FLAGS', 'EV_STATUS', 'EV_METHOD', 'EV_HTTP_MAJOR', 'EV_HTTP_MINOR', 'EV_MESSAGE_NUMBER',
   'EV_BODY_START', 'EV_BODY_LENGTH', 'EVENT_SLOTS',
-  'HC_UPGRADE', 'HC_KEEP_ALIVE', 'HC_REPEATS', 'HC_RECORDED',
+  'HC_UPGRADE', 'HC_KEEP_ALIVE', 'HC_REPEATS', 'HC_RECORDED', 'HC_FIELDS_KNOWN', 'HC_HOST', 'HC_EXPECT',
+  'HC_BODY_FIELDS',
   'PAIR_NAME_START', 'PAIR_NAME_END', 'PAIR_VALUE_START', 'PAIR_VALUE_END', 'PAIR_KNOWN_NAME', 'PAIR_SLOTS',
   'WS_COMMANDS', 'WS_TYPE', 'WS_MAX_HEADER', 'WS_LENIENT', 'WS_HANDLERS', 'WS_MAX_PAIRS',
   'WS_EVENTS', 'WS_NREAD', 'WS_ERROR', 'WS_UPGRADED', 'WS_GENERATION', 'WS_ADDRESS', 'WS_LENGTH',
@@ -318,27 +319,6 @@ class Workspace {
     return count === 0 ? [] : binding.headerStrings(this.depth, first, count, this.text);
   }
 
-  // Which names of `set` (a nameSet()) pairs [first, first + count) have,
-  // as its bits. Makes no string: a well-known name is its tag, another is
-  // compared only when its length is one of the set's.
-  namesPresent(first, count, set) {
-    const pairs = this.pairs;
-    const text = this.text;
-    let bits = 0;
-    for (let p = first * PAIR_SLOTS, end = (first + count) * PAIR_SLOTS; p < end; p += PAIR_SLOTS) {
-      const known = pairs[p + PAIR_KNOWN_NAME];
-      if (known !== 0) {
-        bits |= set.byTag[known];
-        continue;
-      }
-      const start = pairs[p + PAIR_NAME_START];
-      const length = pairs[p + PAIR_NAME_END] - start;
-      const n = length < set.byLength.length ? set.byLength[length] : -1;
-      if (n >= 0 && sameName(text, start, set.names[n])) bits |= 1 << n;
-    }
-    return bits;
-  }
-
   // The records of pairs [first, first + count) (slots PAIR_*) copied into
   // `into` (an Int32Array) from `at` on, their text offsets moved by
   // `shift`: for pairs read after the call, in a text that has `shift`
@@ -392,22 +372,6 @@ function pairValue(text, pairs, from, to, name) {
   return undefined;
 }
 
-// A set of header names (lowercase, of distinct lengths, at most 31) for
-// namesPresent(): name n is bit 1 << n.
-function nameSet(names) {
-  const byTag = new Array(KNOWN_NAMES.length + 1).fill(0);
-  const byLength = [];
-  names.forEach((name, n) => {
-    if (byLength[name.length] !== undefined) throw new Error(`nameSet: two names of length ${name.length}`);
-    byLength[name.length] = n;
-    KNOWN_NAMES.forEach((known, i) => {
-      if (known.toLowerCase() === name) byTag[i + 1] = 1 << n;
-    });
-  });
-  for (let length = 0; length < byLength.length; length++) if (byLength[length] === undefined) byLength[length] = -1;
-  return { names, byTag, byLength };
-}
-
 // Whether text[start, start + name.length) is `name`, ASCII case-insensitive.
 function sameName(text, start, name) {
   for (let j = 0; j < name.length; j++) {
@@ -450,7 +414,6 @@ module.exports = {
   pairStrings,
   pairValue,
   sameName,
-  nameSet,
   checkLayout,
   layout,
   EVENT: { MESSAGE_BEGIN: EV_MESSAGE_BEGIN, HEADERS: EV_HEADERS, HEADERS_COMPLETE: EV_HEADERS_COMPLETE,

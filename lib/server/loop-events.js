@@ -7,7 +7,7 @@
 // ./connection.js; the handlers are shared (`this`: the parser or the
 // socket, which point at their connection), no closure per request.
 
-const { HTTPParser, allMethods, nameSet } = require('../parser');
+const { HTTPParser, allMethods, headFields } = require('../parser');
 const { ServerRequest } = require('./request');
 const { ServerResponse } = require('./response');
 const seam = require('./seam');
@@ -28,12 +28,9 @@ const { kHandOver } = seam;
 
 const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 
-// The names a request's way in looks for, which the parser tells without
-// making strings (hooks.namesPresent: bits of HEAD_NAMES, or -1).
-const HEAD_NAMES = nameSet(['host', 'expect', 'content-length', 'transfer-encoding']);
-const HOST = 1;
-const EXPECT = 2;
-const BODY_HEADERS = 4 | 8;
+// The fields a request's way in looks for, which the parser tells without
+// making strings (hooks.headFields: these bits, or -1).
+const { HOST, EXPECT, BODY_FIELDS: BODY_HEADERS } = headFields;
 
 const plainEmit = EventEmitter.prototype.emit;
 // node:events' key of an emitter's captureRejections (own, or the default
@@ -44,7 +41,7 @@ const kCapture = Object.getOwnPropertySymbols(EventEmitter.prototype).find((s) =
 
 // What a request gets before (or instead of) 'request', by node:http's
 // rules for HTTP/1.1: the event to emit, or null when the loop answered.
-// (`names`: which HEAD_NAMES the head has, or -1: look.)
+// (`names`: which of those fields the head has, or -1: look.)
 function admit(conn, req, res, names) {
   if (req.httpVersionMajor !== 1 || req.httpVersionMinor !== 1) return 'request';
   const server = conn.server;
@@ -125,7 +122,7 @@ function onHeadersComplete(major, minor, headers, method, url, statusCode, statu
     conn.flushedUrl = '';
   }
   // (Asked now, while the parser's call holds the head.)
-  const names = this[hooks.namesPresent](HEAD_NAMES);
+  const names = this[hooks.headFields]();
   if (conn.keepAliveTimeoutSet) conn.suspendKeepAlive();
   // (An Express app's messages are born with its prototypes: ./express.js.)
   const makers = upgrade ? null : expressMakers(server);

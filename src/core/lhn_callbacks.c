@@ -101,13 +101,19 @@ static void trim_values(lhn_parser *p, const uint8_t *text, uint32_t first, uint
 }
 
 /* Gives pairs [first, first+n) the index + 1 of their name among
- * lhn_known_names(), or 0. text as for trim_values(). */
-static void tag_known_names(lhn_parser *p, const uint8_t *text, uint32_t first, uint32_t n) {
+ * lhn_known_names(), or 0; returns the field bits of their names
+ * (lhn_known_field()). text as for trim_values(). */
+static int32_t tag_known_names(lhn_parser *p, const uint8_t *text, uint32_t first, uint32_t n) {
   int32_t *pair = lhn_pair_at(p->ws, first);
+  int32_t fields = 0;
   for (uint32_t j = 0; j < n; j++, pair += LHN_PAIR_SLOTS) {
     int32_t ns = pair[LHN_PAIR_NAME_START];
-    pair[LHN_PAIR_KNOWN_NAME] = lhn_known_name(text + ns, (size_t)(pair[LHN_PAIR_NAME_END] - ns));
+    size_t len = (size_t)(pair[LHN_PAIR_NAME_END] - ns);
+    int32_t tag = lhn_known_name(text + ns, len);
+    pair[LHN_PAIR_KNOWN_NAME] = tag;
+    fields |= lhn_known_field(text + ns, len, tag);
   }
+  return fields;
 }
 
 /* The built-in's Flush(): hands pending pairs and the URL to kOnHeaders. */
@@ -404,11 +410,13 @@ static int on_headers_complete(llhttp_t *h) {
     } else {
       enum lhn_repeat_match match = check_repeat(p, text, text_start, text_end);
       if (match == LHN_HEAD_REPEATS) {
+        /* (its fields are the last head's, whose bytes it repeats) */
         flags |= LHN_HC_REPEATS;
       } else {
         if (match == LHN_HEAD_RECORDED) flags |= LHN_HC_RECORDED;
-        tag_known_names(p, text, st->pair_base, st->num_values);
+        p->head_fields = tag_known_names(p, text, st->pair_base, st->num_values);
       }
+      flags |= LHN_HC_FIELDS_KNOWN | p->head_fields;
     }
     ev[LHN_EV_FIRST_PAIR] = (int32_t)st->pair_base;
     ev[LHN_EV_PAIR_COUNT] = (int32_t)st->num_values;

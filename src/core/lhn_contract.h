@@ -48,7 +48,12 @@
   X(UPGRADE, 1, "")                                                             \
   X(KEEP_ALIVE, 2, "")                                                          \
   X(REPEATS, 4, "the head repeats the message numbered one less (lhn_repeat.h)")\
-  X(RECORDED, 8, "the core recorded this head: record its strings (lhn_repeat.h)")
+  X(RECORDED, 8, "the core recorded this head: record its strings (lhn_repeat.h)")\
+  X(FIELDS_KNOWN, 16, "the head came with its pairs (none flushed before): "    \
+                      "the three bits below tell its fields")                  \
+  X(HOST, 32, "a Host field, its name in any case")                             \
+  X(EXPECT, 64, "an Expect field")                                              \
+  X(BODY_FIELDS, 128, "a Content-Length or Transfer-Encoding field")
 
 /* Slots of a header pair, LHN_PAIR_SLOTS int32 values each (prefix PAIR_):
  * name and value as text offsets (the value's trailing spaces and tabs

@@ -1,5 +1,6 @@
 /* Well-known header names: see lhn_known.h. */
 #include "lhn_known.h"
+#include "lhn_contract.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -42,6 +43,24 @@ _Static_assert(sizeof(known_entry) == KNOWN_ENTRY_SIZE, "an entry is 32 bytes");
 
 static _Alignas(64) known_entry slots[KNOWN_SLOTS];
 static const char *names[KNOWN_COUNT];
+
+/* The names a request's way in looks for (lhn_known_field()), in lower
+ * case, with their field bits; each is also a well-known name. */
+static const struct {
+  const char *name;
+  uint8_t len;
+  uint8_t bit;
+} fields[] = {
+  {"host", 4, LHN_HC_HOST},
+  {"expect", 6, LHN_HC_EXPECT},
+  {"content-length", 14, LHN_HC_BODY_FIELDS},
+  {"transfer-encoding", 17, LHN_HC_BODY_FIELDS},
+};
+#define FIELD_COUNT (sizeof(fields) / sizeof(fields[0]))
+/* Bit n: a name of length n may be one of fields[] (most are not). */
+#define FIELD_LENGTHS ((1u << 4) | (1u << 6) | (1u << 14) | (1u << 17))
+/* The field bit of each tag (index + 1 in names[]), 0 for most. */
+static uint8_t field_of_tag[KNOWN_COUNT + 1];
 static pthread_once_t built = PTHREAD_ONCE_INIT;
 
 /* Of the length and the first and last bytes, ASCII case folded (so that a
@@ -68,10 +87,27 @@ static void add(size_t index, const char *name, int lower) {
   names[index] = entry->name;
 }
 
+/* Whether a[0..len) is b[0..len) (lower case) in any ASCII case. */
+static int same_folded(const uint8_t *a, const char *b, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    uint8_t c = a[i];
+    if (c >= 'A' && c <= 'Z') c += 0x20;
+    if (c != (uint8_t)b[i]) return 0;
+  }
+  return 1;
+}
+
 static void build(void) {
   for (size_t i = 0; i < USUAL_COUNT; i++) {
     add(2 * i, usual_names[i], 0);
     add(2 * i + 1, usual_names[i], 1);
+  }
+  for (size_t f = 0; f < FIELD_COUNT; f++) {
+    for (size_t i = 0; i < KNOWN_COUNT; i++) {
+      if (strlen(names[i]) == fields[f].len && same_folded((const uint8_t *)names[i], fields[f].name, fields[f].len)) {
+        field_of_tag[i + 1] = fields[f].bit;
+      }
+    }
   }
 }
 
@@ -113,6 +149,16 @@ int32_t lhn_known_name(const uint8_t *bytes, size_t len) {
     if (entry->len == 0) return 0;
     if (entry->len == len && same_name((const uint8_t *)entry->name, bytes, len)) return entry->tag;
   }
+}
+
+int32_t lhn_known_field(const uint8_t *bytes, size_t len, int32_t tag) {
+  if (tag != 0) return field_of_tag[tag];
+  /* (a name in another case than its usual spelling or lower case) */
+  if (len >= 32 || ((FIELD_LENGTHS >> len) & 1u) == 0) return 0;
+  for (size_t f = 0; f < FIELD_COUNT; f++) {
+    if (fields[f].len == len && same_folded(bytes, fields[f].name, len)) return fields[f].bit;
+  }
+  return 0;
 }
 
 const char *const *lhn_known_names(size_t *count) {

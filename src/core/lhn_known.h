@@ -27,6 +27,11 @@ const char *const *lhn_known_names(size_t *count);
  * or 0. Only after lhn_known_init(). */
 int32_t lhn_known_name(const uint8_t *bytes, size_t len);
 
+/* The field bit (LHN_HC_HOST, LHN_HC_EXPECT, LHN_HC_BODY_FIELDS) of the
+ * header name bytes[0..len), in any case, whose lhn_known_name() is `tag`;
+ * 0 for any other name. Only after lhn_known_init(). */
+int32_t lhn_known_field(const uint8_t *bytes, size_t len, int32_t tag);
+
 #ifdef __cplusplus
 }
 #endif

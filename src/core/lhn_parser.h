@@ -175,6 +175,7 @@ struct lhn_parser {
   uint32_t max_header_size;
   uint32_t max_header_pairs;   /* lhn_parser_set_max_header_pairs(); 0: none */
   uint32_t message_number;     /* of the last headers-complete event */
+  int32_t head_fields;         /* LHN_HC_* field bits of the last head that came with its pairs */
   unsigned handlers;           /* LHN_HAS_* bits, LHN_HAS_ALL after init */
 };
 

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "check.h"
+#include "../../src/core/lhn_contract.h"
 #include "../../src/core/lhn_known.h"
 
 /* The index + 1 of name among the well-known names, by a plain search, or 0. */
@@ -64,9 +65,32 @@ static void test_near_misses(void) {
   CHECK(lhn_known_name((const uint8_t *)longer, sizeof longer) == 0);
 }
 
+/* The field bit of a name, as lhn_known_field() is given it (with its tag). */
+static int32_t field_of(const char *name) {
+  size_t len = strlen(name);
+  return lhn_known_field((const uint8_t *)name, len, lhn_known_name((const uint8_t *)name, len));
+}
+
+/* Host, Expect and the body fields in any case (well-known spellings have a
+ * tag, the others not), and names near them that are none. */
+static void test_fields(void) {
+  static const char *const hosts[] = {"Host", "host", "HOST", "hOsT"};
+  for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++) CHECK(field_of(hosts[i]) == LHN_HC_HOST);
+  CHECK(field_of("Expect") == LHN_HC_EXPECT);
+  CHECK(field_of("EXPECT") == LHN_HC_EXPECT);
+  CHECK(field_of("content-length") == LHN_HC_BODY_FIELDS);
+  CHECK(field_of("CONTENT-length") == LHN_HC_BODY_FIELDS);
+  CHECK(field_of("Transfer-Encoding") == LHN_HC_BODY_FIELDS);
+  CHECK(field_of("TRANSFER-ENCODING") == LHN_HC_BODY_FIELDS);
+  static const char *const others[] = {"Hosts", "Hos", "X-Host", "Expects", "Accept", "Content-Type",
+                                       "Content-Lengths", "Transfer-Encodin", "hosu", ""};
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) CHECK(field_of(others[i]) == 0);
+}
+
 int main(void) {
   lhn_known_init();
   test_table();
   test_near_misses();
+  test_fields();
   return report("known names");
 }

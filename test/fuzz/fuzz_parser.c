@@ -275,6 +275,31 @@ static void check_pairs(const lhn_workspace *ws, const text_t *t, int32_t first,
   }
 }
 
+/* The LHN_HC_* field bits pairs [first, first + count) call for: a name
+ * that is Host, Expect, Content-Length or Transfer-Encoding in any case. */
+static int32_t fields_of(const lhn_workspace *ws, const text_t *t, int32_t first, int32_t count) {
+  static const struct {
+    const char *name;
+    int32_t bit;
+  } fields[] = {{"host", LHN_HC_HOST},
+                {"expect", LHN_HC_EXPECT},
+                {"content-length", LHN_HC_BODY_FIELDS},
+                {"transfer-encoding", LHN_HC_BODY_FIELDS}};
+  int32_t bits = 0;
+  for (int32_t i = first; i < first + count; i++) {
+    const int32_t *pr = pair_at(ws, i);
+    const uint8_t *name = t->bytes.d + pr[LHN_PAIR_NAME_START];
+    size_t len = (size_t)(pr[LHN_PAIR_NAME_END] - pr[LHN_PAIR_NAME_START]);
+    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+      if (strlen(fields[f].name) != len) continue;
+      size_t j = 0;
+      while (j < len && (name[j] >= 'A' && name[j] <= 'Z' ? name[j] + 0x20 : name[j]) == fields[f].name[j]) j++;
+      if (j == len) bits |= fields[f].bit;
+    }
+  }
+  return bits;
+}
+
 /* Checks every event of the list and the result of one call. */
 static void check_events(const lhn_parser *p, const lhn_workspace *ws, const text_t *t,
                          size_t input_len, const lhn_result *r, int finishing) {
@@ -322,10 +347,20 @@ static void check_events(const lhn_parser *p, const lhn_workspace *ws, const tex
         } else {
           ASSERT((ev[LHN_EV_FLAGS] & (LHN_HC_REPEATS | LHN_HC_RECORDED)) == 0);
         }
+        /* The head's fields, told when its pairs came with it (a repeated
+         * head's as the last, whose bytes it has), and then right. */
+        if ((ev[LHN_EV_FLAGS] & LHN_HC_FIELDS_KNOWN) != 0) {
+          ASSERT(ev[LHN_EV_PAIR_COUNT] != -1);
+          ASSERT((ev[LHN_EV_FLAGS] & (LHN_HC_HOST | LHN_HC_EXPECT | LHN_HC_BODY_FIELDS)) ==
+                 fields_of(ws, t, ev[LHN_EV_FIRST_PAIR], ev[LHN_EV_PAIR_COUNT]));
+        } else {
+          ASSERT((ev[LHN_EV_FLAGS] & (LHN_HC_HOST | LHN_HC_EXPECT | LHN_HC_BODY_FIELDS)) == 0);
+        }
         ASSERT(ev[LHN_EV_PAIR_COUNT] < LHN_MAX_PENDING_FIELDS);
         check_range(t, ev[LHN_EV_TEXT_START], ev[LHN_EV_TEXT_END]);
-        ASSERT((ev[LHN_EV_FLAGS] & ~(LHN_HC_UPGRADE | LHN_HC_KEEP_ALIVE | LHN_HC_REPEATS |
-                                      LHN_HC_RECORDED)) == 0);
+        ASSERT((ev[LHN_EV_FLAGS] & ~(LHN_HC_UPGRADE | LHN_HC_KEEP_ALIVE | LHN_HC_REPEATS | LHN_HC_RECORDED |
+                                      LHN_HC_FIELDS_KNOWN | LHN_HC_HOST | LHN_HC_EXPECT |
+                                      LHN_HC_BODY_FIELDS)) == 0);
         ASSERT(ev[LHN_EV_STATUS] >= 0 && ev[LHN_EV_STATUS] <= 999);
         ASSERT(ev[LHN_EV_METHOD] >= 0 && ev[LHN_EV_METHOD] <= 46);
         ASSERT(ev[LHN_EV_HTTP_MAJOR] >= 0 && ev[LHN_EV_HTTP_MAJOR] <= 9);
