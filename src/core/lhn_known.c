@@ -45,22 +45,25 @@ static _Alignas(64) known_entry slots[KNOWN_SLOTS];
 static const char *names[KNOWN_COUNT];
 
 /* The names a request's way in looks for (lhn_known_field()), in lower
- * case, with their field bits; each is also a well-known name. */
+ * case, with their field bits (their usual spellings and lower case are
+ * well-known names too, found by tag). */
+#define FIELD(name, bit) {name, sizeof(name) - 1, bit}
 static const struct {
   const char *name;
   uint8_t len;
   uint8_t bit;
 } fields[] = {
-  {"host", 4, LHN_HC_HOST},
-  {"expect", 6, LHN_HC_EXPECT},
-  {"content-length", 14, LHN_HC_BODY_FIELDS},
-  {"transfer-encoding", 17, LHN_HC_BODY_FIELDS},
+  FIELD("host", LHN_HC_HOST),
+  FIELD("expect", LHN_HC_EXPECT),
+  FIELD("content-length", LHN_HC_BODY_FIELDS),
+  FIELD("transfer-encoding", LHN_HC_BODY_FIELDS),
 };
 #define FIELD_COUNT (sizeof(fields) / sizeof(fields[0]))
-/* Bit n: a name of length n may be one of fields[] (most are not). */
-#define FIELD_LENGTHS ((1u << 4) | (1u << 6) | (1u << 14) | (1u << 17))
 /* The field bit of each tag (index + 1 in names[]), 0 for most. */
 static uint8_t field_of_tag[KNOWN_COUNT + 1];
+/* Bit n: a name of length n may be one of fields[] (most names are of
+ * other lengths, all under 32). */
+static uint32_t field_lengths;
 static pthread_once_t built = PTHREAD_ONCE_INIT;
 
 /* Of the length and the first and last bytes, ASCII case folded (so that a
@@ -103,6 +106,7 @@ static void build(void) {
     add(2 * i + 1, usual_names[i], 1);
   }
   for (size_t f = 0; f < FIELD_COUNT; f++) {
+    field_lengths |= 1u << fields[f].len;
     for (size_t i = 0; i < KNOWN_COUNT; i++) {
       if (strlen(names[i]) == fields[f].len && same_folded((const uint8_t *)names[i], fields[f].name, fields[f].len)) {
         field_of_tag[i + 1] = fields[f].bit;
@@ -154,7 +158,7 @@ int32_t lhn_known_name(const uint8_t *bytes, size_t len) {
 int32_t lhn_known_field(const uint8_t *bytes, size_t len, int32_t tag) {
   if (tag != 0) return field_of_tag[tag];
   /* (a name in another case than its usual spelling or lower case) */
-  if (len >= 32 || ((FIELD_LENGTHS >> len) & 1u) == 0) return 0;
+  if (len >= 32 || ((field_lengths >> len) & 1u) == 0) return 0;
   for (size_t f = 0; f < FIELD_COUNT; f++) {
     if (fields[f].len == len && same_folded(bytes, fields[f].name, len)) return fields[f].bit;
   }
