@@ -30,7 +30,7 @@ const CONTINUE_EXPRESSION = /(?:^|\W)100-continue(?:$|\W)/i;
 
 // The fields a request's way in looks for, which the parser tells without
 // making strings (hooks.headFields: these bits, or -1).
-const { HOST, EXPECT, BODY_FIELDS: BODY_HEADERS } = headFields;
+const { HOST, EXPECT, BODY_FIELDS } = headFields;
 
 const plainEmit = EventEmitter.prototype.emit;
 // node:events' key of an emitter's captureRejections (own, or the default
@@ -72,7 +72,7 @@ function admit(conn, req, res, names) {
 // Does the request's head announce a body (Content-Length or
 // Transfer-Encoding)? (`names` as admit()'s.)
 function hasBodyHeaders(req, names) {
-  if (names !== -1) return (names & BODY_HEADERS) !== 0;
+  if (names !== -1) return (names & BODY_FIELDS) !== 0;
   return req.getHeader('Content-Length') !== undefined || req.getHeader('Transfer-Encoding') !== undefined;
 }
 
