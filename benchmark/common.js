@@ -276,11 +276,11 @@ const pinned = (cpu, argv) => (PINNED ? [TASKSET, '-c', String(cpu), ...argv] : 
 
 const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
-// utime + stime of a process (all its threads), in seconds.
+// { user, system }: utime and stime of a process (all its threads), in seconds.
 function cpuSeconds(pid) {
   const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  return { user: Number(fields[11]) / CLK_TCK, system: Number(fields[12]) / CLK_TCK };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -341,16 +341,21 @@ function answerIpc(tally, fields = () => ({})) {
 }
 
 // Opens a measured window of a child (reset); report() closes it: the
-// child's report with its CPU µs per request and requests per second.
+// child's report with its CPU µs per request (user + system, and each) and
+// requests per second.
 async function startWindow(child) {
   await child.request('reset');
   const cpu0 = cpuSeconds(child.proc.pid);
   const t0 = process.hrtime.bigint();
   return async function report() {
-    const cpu = cpuSeconds(child.proc.pid) - cpu0;
+    const cpu = cpuSeconds(child.proc.pid);
     const r = await child.request('report');
     const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-    return { ...r, cpuUsPerRequest: r.requests ? (cpu * 1e6) / r.requests : NaN, requestsPerSecond: r.requests / wall };
+    const perRequest = (seconds) => (r.requests ? (seconds * 1e6) / r.requests : NaN);
+    const user = cpu.user - cpu0.user;
+    const system = cpu.system - cpu0.system;
+    return { ...r, cpuUsPerRequest: perRequest(user + system), userUsPerRequest: perRequest(user),
+      systemUsPerRequest: perRequest(system), requestsPerSecond: r.requests / wall };
   };
 }
 
@@ -392,7 +397,8 @@ async function round({ round: i, paired = false, start, load, warmup, duration, 
 }
 
 // `count` rounds, run(i) each (a round()), none without our side: { rounds,
-// stats }, ratioStats of their ratios with each side's median CPU µs.
+// stats }, ratioStats of their ratios with each side's median CPU µs (and
+// [side]User, [side]System: its user and system µs; [side]Rps: requests a second).
 async function series(count, run) {
   const rounds = [];
   for (let i = 0; i < count; i++) {
@@ -401,7 +407,14 @@ async function series(count, run) {
     rounds.push(r);
   }
   const stats = ratioStats(rounds.map((r) => r.ratio));
-  if (stats) for (const p of PARSERS) stats[p] = ss.median(rounds.map((r) => r[p].cpuUsPerRequest));
+  if (stats) {
+    for (const p of PARSERS) {
+      stats[p] = ss.median(rounds.map((r) => r[p].cpuUsPerRequest));
+      stats[`${p}User`] = ss.median(rounds.map((r) => r[p].userUsPerRequest));
+      stats[`${p}System`] = ss.median(rounds.map((r) => r[p].systemUsPerRequest));
+      stats[`${p}Rps`] = ss.median(rounds.map((r) => r[p].requestsPerSecond));
+    }
+  }
   return { rounds, stats };
 }
 
@@ -421,6 +434,6 @@ function buildIdentity(pkg = ROOT) {
 module.exports = {
   ROOT, PARSERS, roundOrder, parseArgs, configurations, formatRate, formatLine, parseLine, timer, createBenchmark,
   loadParser, useParser, whichParser, makeParser, parseLoop, benchRequest, workload, verifyWorkload,
-  ratioStats, verdict, MEASURED_CPU, LOAD_CPU, pinned, sleep, ipcChild, answerIpc, round, series, buildIdentity,
+  ratioStats, verdict, MEASURED_CPU, LOAD_CPU, pinned, cpuSeconds, sleep, ipcChild, answerIpc, round, series, buildIdentity,
   progress, main,
 };

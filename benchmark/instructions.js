@@ -22,7 +22,7 @@ const os = require('node:os');
 const path = require('node:path');
 const callgrind = require('./callgrind');
 const common = require('./common');
-const { build } = require('./raw-llhttp');
+const { build } = require('./c-programs');
 
 const CORPUS_COUNT = 1000;
 const TOP = 12; // functions listed per parser
@@ -60,7 +60,7 @@ async function measureWorkload({ dir, len, frags, vary, n1, n2, onProgress }) {
   }
   if (vary === 0) {
     try {
-      const binary = build();
+      const binary = build('raw-llhttp');
       const req = path.join(dir, `req${len}.http`);
       fs.writeFileSync(req, common.benchRequest(len));
       onProgress('callgrind raw llhttp (C)');

@@ -1,9 +1,7 @@
 'use strict';
 // Raw llhttp in C on the bytes of parser.js's repeated request: builds
-// benchmark/c/raw-llhttp.c against the static llhttp the addon links (flags
-// from scripts/install/llhttp.js) into benchmark/c/build/, runs it, and
-// prints the median of the repeats in Node's format. build() is
-// instructions.js's too.
+// benchmark/c/raw-llhttp.c (c-programs.js), runs it, and prints the median
+// of the repeats in Node's format.
 //
 //   node benchmark/raw-llhttp.js [len=8] [frags=1]
 
@@ -12,27 +10,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { median } = require('simple-statistics');
+const { build } = require('./c-programs');
 const common = require('./common');
 
-const SOURCE = path.join(__dirname, 'c', 'raw-llhttp.c');
-const BINARY = path.join(__dirname, 'c', 'build', 'raw-llhttp');
-
-// The binary, rebuilt when the source or llhttp is newer.
-function build() {
-  const llhttp = (what) => execFileSync(process.execPath, [path.join(common.ROOT, 'scripts', 'install', 'llhttp.js'), what],
-    { encoding: 'utf8' }).trim();
-  const lib = llhttp('lib');
-  if (fs.existsSync(BINARY) && fs.statSync(BINARY).mtimeMs > Math.max(fs.statSync(SOURCE).mtimeMs, fs.statSync(lib).mtimeMs)) {
-    return BINARY;
-  }
-  fs.mkdirSync(path.dirname(BINARY), { recursive: true });
-  execFileSync(process.env.CC || 'cc', ['-O3', '-std=c11', '-Wall', '-Wextra', '-I', llhttp('include'), SOURCE, lib, '-o', BINARY],
-    { stdio: ['ignore', 'inherit', 'inherit'] });
-  return BINARY;
-}
-
 function rawLlhttp({ len = 8, frags = 1, n = 2e6, repeats = 5, clock = 'wall' } = {}) {
-  const binary = build();
+  const binary = build('raw-llhttp');
   const file = path.join(os.tmpdir(), `llhttp-napi-raw-${process.pid}-len${len}.http`);
   fs.writeFileSync(file, common.benchRequest(len));
   try {
@@ -45,7 +27,7 @@ function rawLlhttp({ len = 8, frags = 1, n = 2e6, repeats = 5, clock = 'wall' } 
   }
 }
 
-module.exports = { build, rawLlhttp };
+module.exports = { rawLlhttp };
 
 if (require.main === module) {
   common.main(({ setting }) => rawLlhttp({ len: setting('len', 8), frags: setting('frags', 1) }),
