@@ -4,18 +4,33 @@
 // that passed are remembered (a handler's names are few and the same), a
 // number always passes (its text has no character node:http refuses), and
 // a string value is looked at here; only what fails goes to node:http's
-// own check, which throws its error.
+// own check, which throws its error. A remembered name also keeps its key
+// (the name in lower case, as the response's table of headers is keyed):
+// `toLowerCase()` makes a new string at every call, which the table then
+// has to look up among V8's internalized strings, where the remembered key
+// was internalized by its first use.
 
 const { validateHeaderName, validateHeaderValue } = require('node:http');
 
 const REMEMBERED_NAMES = 256;
-const validNames = new Set();
+const keys = new Map(); // a name that passed -> its key
 
-function checkName(name) {
-  if (validNames.has(name)) return;
+// Checks header `name` as node:http does (throwing its error); returns its
+// key.
+function checkedKey(name) {
+  const key = keys.get(name);
+  if (key !== undefined) return key;
   validateHeaderName(name);
-  if (validNames.size >= REMEMBERED_NAMES) validNames.clear();
-  validNames.add(name);
+  const lower = name.toLowerCase();
+  if (keys.size >= REMEMBERED_NAMES) keys.clear();
+  keys.set(name, lower);
+  return lower;
+}
+
+// The key of header `name`, checked or not (what a lookup asks).
+function keyOf(name) {
+  const key = keys.get(name);
+  return key !== undefined ? key : name.toLowerCase();
 }
 
 // `head`: the response whose header it is, asked only for a value that
@@ -35,4 +50,4 @@ function isFieldValue(value) {
   return true;
 }
 
-module.exports = { checkName, checkValue };
+module.exports = { checkedKey, keyOf, checkValue };

@@ -9,7 +9,7 @@ const Stream = require('node:stream');
 // compilers reduce `hasOwnProperty.call()` to a check of the object's map.)
 const { hasOwnProperty } = Object.prototype;
 const { validateHeaderName, validateHeaderValue, STATUS_CODES } = require('node:http');
-const { checkName, checkValue } = require('./header-checks');
+const { checkedKey, keyOf, checkValue } = require('./header-checks');
 const errors = require('./errors');
 const wire = require('./wire');
 const { eventsOnFirstListener } = require('./events');
@@ -46,7 +46,7 @@ for (const [name, bit] of NOTED) {
 function notedBit(name) {
   if (NOTED_LENGTHS[name.length] !== true) return undefined;
   const bit = NOTED_SPELLED.get(name);
-  return bit !== undefined ? bit : NOTED.get(name.toLowerCase());
+  return bit !== undefined ? bit : NOTED.get(keyOf(name));
 }
 
 // How the body is delimited when the handler's head names neither
@@ -85,7 +85,7 @@ const recentLines = new Map(); // name -> { value, line, bit, flat }
 // although that head shares the body's utf8 write, so the value is the
 // string whose utf8 bytes are those.
 function isContentDisposition(name) {
-  return name.toLowerCase() === 'content-disposition';
+  return keyOf(name) === 'content-disposition';
 }
 
 function latin1ForUtf8Write(value) {
@@ -127,19 +127,18 @@ class OutgoingHead {
 
   setHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('set');
-    checkName(name);
+    const key = checkedKey(name);
     checkValue(name, value, this);
     if (this._outHeaders === null) this._outHeaders = { __proto__: null };
-    this._outHeaders[name.toLowerCase()] = [name, value];
+    this._outHeaders[key] = [name, value];
     return this;
   }
 
   appendHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('append');
-    checkName(name);
+    const key = checkedKey(name);
     checkValue(name, value, this);
     if (this._outHeaders === null) this._outHeaders = { __proto__: null };
-    const key = name.toLowerCase();
     const entry = this._outHeaders[key];
     if (entry === undefined) this._outHeaders[key] = [name, value];
     else entry[1] = (Array.isArray(entry[1]) ? entry[1] : [entry[1]]).concat(value);
@@ -162,7 +161,7 @@ class OutgoingHead {
 
   getHeader(name) {
     if (typeof name !== 'string') throw errors.notAString('name', name);
-    const entry = this._outHeaders === null ? undefined : this._outHeaders[name.toLowerCase()];
+    const entry = this._outHeaders === null ? undefined : this._outHeaders[keyOf(name)];
     return entry === undefined ? undefined : entry[1];
   }
 
@@ -184,7 +183,7 @@ class OutgoingHead {
 
   hasHeader(name) {
     if (typeof name !== 'string') throw errors.notAString('name', name);
-    return this._outHeaders !== null && this._outHeaders[name.toLowerCase()] !== undefined;
+    return this._outHeaders !== null && this._outHeaders[keyOf(name)] !== undefined;
   }
 
   // Removing Connection, Content-Length or Transfer-Encoding also keeps the
@@ -192,7 +191,7 @@ class OutgoingHead {
   removeHeader(name) {
     if (typeof name !== 'string') throw errors.notAString('name', name);
     if (this._head !== null) throw errors.headersSent('remove');
-    const key = name.toLowerCase();
+    const key = keyOf(name);
     const bit = NOTED.get(key);
     if (bit === DATE) this.sendDate = false;
     else if (bit !== undefined && bit !== TRAILER && bit !== KEEP_ALIVE) this._removed |= bit;
@@ -332,7 +331,7 @@ class OutgoingHead {
   // list of values of such a header on one line, joined by '; '.
   _isUnique(name) {
     const unique = this._loop === null ? undefined : this._loop.server[kUniqueHeaders];
-    return unique !== undefined && unique !== null && unique.has(name.toLowerCase());
+    return unique !== undefined && unique !== null && unique.has(keyOf(name));
   }
 
   // Appends the line(s) of header `name` to `head`, noting what they say.
@@ -340,8 +339,8 @@ class OutgoingHead {
   // value's line checks it only when it is not remembered, in _addLine().)
   _addLines(head, name, value, validate) {
     if (Array.isArray(value)) {
-      if (validate) checkName(name);
-      if ((value.length < 2 || name.length !== 6 || name.toLowerCase() !== 'cookie') && !this._isUnique(name)) {
+      if (validate) checkedKey(name);
+      if ((value.length < 2 || name.length !== 6 || keyOf(name) !== 'cookie') && !this._isUnique(name)) {
         for (let i = 0; i < value.length; i++) head = this._addLine(head, name, value[i], validate);
         return head;
       }
@@ -364,7 +363,7 @@ class OutgoingHead {
       return head + recent.line;
     }
     if (validate) {
-      checkName(name);
+      checkedKey(name);
       checkValue(name, value, this);
     }
     const bit = notedBit(name);

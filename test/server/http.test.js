@@ -393,6 +393,47 @@ test('the response API reports what node:http\'s does', async () => {
   assert.deepStrictEqual(seen[1], seen[0]);
 });
 
+test('header names given again on later answers, in any case, valid or not, are looked up and refused as node:http does', async () => {
+  const seen = [];
+  for (const [, create] of FACES) {
+    const log = [];
+    const attempt = (what, fn) => {
+      try {
+        log.push([what, fn()]);
+      } catch (err) {
+        log.push([what, err.code]);
+      }
+    };
+    const handler = (req, res) => {
+      // (Each answer asks the same names again: what the server remembers
+      // of a name must give what the first answer got.)
+      attempt('set mixed', () => res.setHeader('X-Mixed-Case', 'a').getHeader('x-mixed-CASE'));
+      attempt('append', () => res.appendHeader('x-MIXED-case', 'b').getHeader('X-Mixed-Case'));
+      attempt('has unchecked', () => [res.hasHeader('X-MIXED-CASE'), res.hasHeader('x-never-set')]);
+      attempt('get invalid', () => res.getHeader('Bad Name'));
+      attempt('has invalid', () => res.hasHeader('Bad Name'));
+      attempt('set invalid', () => res.setHeader('Bad Name', 'x'));
+      attempt('append invalid', () => res.appendHeader('Bad Name', 'x'));
+      attempt('remove', () => {
+        res.removeHeader('X-MIXED-case');
+        return res.getHeaderNames();
+      });
+      attempt('set again', () => res.setHeader('Set-Cookie', ['a=1', 'b=2']).getHeader('set-cookie'));
+      res.writeHead(200, { 'X-Mixed-Case': 'c', 'Content-Length': 2 });
+      res.end('ok');
+    };
+    const r = await withServer(create, {}, handler, (port) => exchange(port,
+      ['GET /1 HTTP/1.1\r\nHost: a\r\n\r\n', 'GET /2 HTTP/1.1\r\nHost: a\r\n\r\n',
+        'GET /3 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n']));
+    seen.push([log, normalize(r.text)]);
+  }
+  assert.strictEqual(seen[0][0].length, 27);
+  assert.deepStrictEqual(seen[1], seen[0]);
+  const eachAnswer = [undefined, false, 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_HTTP_TOKEN'];
+  assert.deepStrictEqual(seen[1][0].filter(([what]) => what.endsWith('invalid')).map(([, out]) => out),
+    [...eachAnswer, ...eachAnswer, ...eachAnswer]);
+});
+
 test('a response is a pipe target that stream.pipeline() and stream.finished() accept', async () => {
   const { Readable, pipeline, finished } = require('node:stream');
   const seen = [];
