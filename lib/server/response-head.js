@@ -267,7 +267,11 @@ class OutgoingHead {
     this._said = 0;
     let head = statusLine;
     if (headers === this._outHeaders) {
-      for (const key in headers) head = this._addLines(head, headers[key][0], headers[key][1], false);
+      // (The table is a dictionary: each lookup of a key hashes it.)
+      for (const key in headers) {
+        const entry = headers[key];
+        head = this._addLines(head, entry[0], entry[1], false);
+      }
     } else if (Array.isArray(headers)) {
       if (headers.length !== 0 && Array.isArray(headers[0])) {
         for (let i = 0; i < headers.length; i++) head = this._addLines(head, headers[i][0], headers[i][1], true);
