@@ -92,6 +92,15 @@ function latin1ForUtf8Write(value) {
   return NON_ASCII.test(value) ? Buffer.from(value, 'latin1').toString('utf8') : value;
 }
 
+// The table of a response's headers, lower-case name -> [name, value]: an
+// object of its own shape whose prototype has no properties (no name is
+// inherited, `__proto__` is a key like any other), as node:http's `{
+// __proto__: null }` is, but not a dictionary, which V8 makes every
+// object without a prototype: the same names set answer after answer then
+// take the same shapes, stored and read without hashing.
+function HeaderTable() {}
+HeaderTable.prototype = Object.create(null);
+
 // What setHeaders() takes: anything with a Map's keys(), get() and entries.
 function isHeadersOrMap(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value) &&
@@ -129,7 +138,7 @@ class OutgoingHead {
     if (this._head !== null) throw errors.headersSent('set');
     const key = checkedKey(name);
     checkValue(name, value, this);
-    if (this._outHeaders === null) this._outHeaders = { __proto__: null };
+    if (this._outHeaders === null) this._outHeaders = new HeaderTable();
     this._outHeaders[key] = [name, value];
     return this;
   }
@@ -138,7 +147,7 @@ class OutgoingHead {
     if (this._head !== null) throw errors.headersSent('append');
     const key = checkedKey(name);
     checkValue(name, value, this);
-    if (this._outHeaders === null) this._outHeaders = { __proto__: null };
+    if (this._outHeaders === null) this._outHeaders = new HeaderTable();
     const entry = this._outHeaders[key];
     if (entry === undefined) this._outHeaders[key] = [name, value];
     else entry[1] = (Array.isArray(entry[1]) ? entry[1] : [entry[1]]).concat(value);
@@ -267,7 +276,6 @@ class OutgoingHead {
     this._said = 0;
     let head = statusLine;
     if (headers === this._outHeaders) {
-      // (The table is a dictionary: each lookup of a key hashes it.)
       for (const key in headers) {
         const entry = headers[key];
         head = this._addLines(head, entry[0], entry[1], false);

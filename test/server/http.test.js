@@ -419,6 +419,10 @@ test('header names given again on later answers, in any case, valid or not, are 
         return res.getHeaderNames();
       });
       attempt('set again', () => res.setHeader('Set-Cookie', ['a=1', 'b=2']).getHeader('set-cookie'));
+      // (Names that an object would inherit, or that set one's prototype.)
+      attempt('inherited', () => [res.getHeader('constructor'), res.hasHeader('toString'), res.getHeader('__proto__')]);
+      attempt('own proto', () => [res.setHeader('__proto__', 'p').getHeader('__proto__'), res.getHeaderNames(),
+        Object.getPrototypeOf(res.getHeaders()), res.getHeaders().__proto__]);
       res.writeHead(200, { 'X-Mixed-Case': 'c', 'Content-Length': 2 });
       res.end('ok');
     };
@@ -427,7 +431,7 @@ test('header names given again on later answers, in any case, valid or not, are 
         'GET /3 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n']));
     seen.push([log, normalize(r.text)]);
   }
-  assert.strictEqual(seen[0][0].length, 27);
+  assert.strictEqual(seen[0][0].length, 33);
   assert.deepStrictEqual(seen[1], seen[0]);
   const eachAnswer = [undefined, false, 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_HTTP_TOKEN'];
   assert.deepStrictEqual(seen[1][0].filter(([what]) => what.endsWith('invalid')).map(([, out]) => out),
