@@ -35,19 +35,30 @@ function keyOf(name) {
 
 // `head`: the response whose header it is, asked only for a value that
 // fails the strict rule whether its server takes lenient values (node:http's
-// own check then decides, on the lines that have lenient values).
+// own check then decides, on the lines that have lenient values). Returns
+// whether the value's text is ASCII (a number's is), which the head's line
+// for it needs to know.
 function checkValue(name, value, head) {
-  if (typeof value === 'number') return;
-  if (typeof value !== 'string' || !isFieldValue(value)) validateHeaderValue(name, value, head.lenientValues());
+  if (typeof value === 'number') return true;
+  const kind = typeof value === 'string' ? fieldValueKind(value) : REFUSED;
+  if (kind === REFUSED) validateHeaderValue(name, value, head.lenientValues());
+  return kind === ASCII;
 }
 
-// node:http's rule for a value: tab, visible ASCII and space, and 0x80-0xff.
-function isFieldValue(value) {
+const REFUSED = 0;
+const ASCII = 1;
+const LATIN1 = 2;
+
+// node:http's rule for a value: tab, visible ASCII and space, and 0x80-0xff
+// (LATIN1 when one of those last is in it).
+function fieldValueKind(value) {
+  let kind = ASCII;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    if (c < 0x20 ? c !== 0x09 : c === 0x7f || c > 0xff) return false;
+    if (c < 0x20 ? c !== 0x09 : c === 0x7f || c > 0xff) return REFUSED;
+    if (c > 0x7f) kind = LATIN1;
   }
-  return true;
+  return kind;
 }
 
 module.exports = { checkedKey, keyOf, checkValue };

@@ -119,7 +119,7 @@ class OutgoingHead {
     this.useChunkedEncodingByDefault = (req.httpVersionMajor >= 1 && req.httpVersionMinor >= 1) ||
       wire.chunkedRequested(req);
     this.chunkedEncoding = false;
-    this._outHeaders = null;        // lowercase name -> [name, value]
+    this._outHeaders = null;        // lowercase name -> [name, value, its text is ASCII]
     this._head = null;              // the head, once made
     this._said = 0;                 // what the handler's lines said (bits above)
     this._hasBody = req.method !== 'HEAD';
@@ -137,19 +137,19 @@ class OutgoingHead {
   setHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('set');
     const key = checkedKey(name);
-    checkValue(name, value, this);
+    const ascii = checkValue(name, value, this);
     if (this._outHeaders === null) this._outHeaders = new HeaderTable();
-    this._outHeaders[key] = [name, value];
+    this._outHeaders[key] = [name, value, ascii];
     return this;
   }
 
   appendHeader(name, value) {
     if (this._head !== null) throw errors.headersSent('append');
     const key = checkedKey(name);
-    checkValue(name, value, this);
+    const ascii = checkValue(name, value, this);
     if (this._outHeaders === null) this._outHeaders = new HeaderTable();
     const entry = this._outHeaders[key];
-    if (entry === undefined) this._outHeaders[key] = [name, value];
+    if (entry === undefined) this._outHeaders[key] = [name, value, ascii];
     else entry[1] = (Array.isArray(entry[1]) ? entry[1] : [entry[1]]).concat(value);
     return this;
   }
@@ -278,7 +278,7 @@ class OutgoingHead {
     if (headers === this._outHeaders) {
       for (const key in headers) {
         const entry = headers[key];
-        head = this._addLines(head, entry[0], entry[1], false);
+        head = this._addLines(head, entry[0], entry[1], false, entry[2]);
       }
     } else if (Array.isArray(headers)) {
       if (headers.length !== 0 && Array.isArray(headers[0])) {
@@ -349,7 +349,7 @@ class OutgoingHead {
   // Appends the line(s) of header `name` to `head`, noting what they say.
   // (A name a line was remembered for passed the check then: a single
   // value's line checks it only when it is not remembered, in _addLine().)
-  _addLines(head, name, value, validate) {
+  _addLines(head, name, value, validate, ascii) {
     if (Array.isArray(value)) {
       if (validate) checkedKey(name);
       if ((value.length < 2 || name.length !== 6 || keyOf(name) !== 'cookie') && !this._isUnique(name)) {
@@ -357,11 +357,13 @@ class OutgoingHead {
         return head;
       }
       value = value.join('; ');
+      ascii = undefined;
     }
-    return this._addLine(head, name, value, validate);
+    return this._addLine(head, name, value, validate, ascii);
   }
 
-  _addLine(head, name, value, validate) {
+  // (`ascii`: true when the value is known to be ASCII, from its check.)
+  _addLine(head, name, value, validate, ascii) {
     const recent = recentLines.get(name);
     if (recent !== undefined && recent.value === value) {
       if (recent.bit !== undefined) this._note(recent.bit, value);
@@ -376,7 +378,7 @@ class OutgoingHead {
     }
     if (validate) {
       checkedKey(name);
-      checkValue(name, value, this);
+      ascii = checkValue(name, value, this);
     }
     const bit = notedBit(name);
     if (bit !== undefined) this._note(bit, value);
@@ -388,7 +390,7 @@ class OutgoingHead {
     }
     const line = name + ': ' + value + CRLF;
     // (A name is a token: ASCII.)
-    const ascii = typeof value !== 'string' || !NON_ASCII.test(value);
+    if (ascii !== true) ascii = typeof value !== 'string' || !NON_ASCII.test(value);
     if (!ascii) this._headAscii = false;
     // (Lines of a lenient server are not remembered: a strict one takes a
     // remembered line unchecked.)

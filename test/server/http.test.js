@@ -423,10 +423,14 @@ test('header names given again on later answers, in any case, valid or not, are 
       attempt('inherited', () => [res.getHeader('constructor'), res.hasHeader('toString'), res.getHeader('__proto__')]);
       attempt('own proto', () => [res.setHeader('__proto__', 'p').getHeader('__proto__'), res.getHeaderNames(),
         Object.getPrototypeOf(res.getHeaders()), res.getHeaders().__proto__]);
+      // (A value known to be ASCII that a later one joins on one line.)
+      res.setHeader('X-Unique', 'a');
+      res.appendHeader('X-Unique', 'caf\u00e9');
+      res.setHeader('X-Varies', `v${req.url}`);
       res.writeHead(200, { 'X-Mixed-Case': 'c', 'Content-Length': 2 });
-      res.end('ok');
+      res.end('ok', 'utf8');
     };
-    const r = await withServer(create, {}, handler, (port) => exchange(port,
+    const r = await withServer(create, { uniqueHeaders: ['x-unique'] }, handler, (port) => exchange(port,
       ['GET /1 HTTP/1.1\r\nHost: a\r\n\r\n', 'GET /2 HTTP/1.1\r\nHost: a\r\n\r\n',
         'GET /3 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n']));
     seen.push([log, normalize(r.text)]);
