@@ -92,12 +92,12 @@ function latin1ForUtf8Write(value) {
   return NON_ASCII.test(value) ? Buffer.from(value, 'latin1').toString('utf8') : value;
 }
 
-// The table of a response's headers, lower-case name -> [name, value]: an
-// object of its own shape whose prototype has no properties (no name is
-// inherited, `__proto__` is a key like any other), as node:http's `{
-// __proto__: null }` is, but not a dictionary, which V8 makes every
-// object without a prototype: the same names set answer after answer then
-// take the same shapes, stored and read without hashing.
+// The table of a response's headers, lower-case name -> [name, value,
+// whether the value is ASCII]: an object whose prototype has no properties
+// (no name is inherited, `__proto__` is a key like any other), as
+// node:http's `{ __proto__: null }` is, but not a dictionary, which V8
+// makes every object without a prototype: the same names set answer after
+// answer then take the same shapes, stored and read without hashing.
 function HeaderTable() {}
 HeaderTable.prototype = Object.create(null);
 
