@@ -350,13 +350,20 @@ async function startWindow(child) {
   return async function report() {
     const cpu = cpuSeconds(child.proc.pid);
     const r = await child.request('report');
-    const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-    const perRequest = (seconds) => (r.requests ? (seconds * 1e6) / r.requests : NaN);
-    const user = cpu.user - cpu0.user;
-    const system = cpu.system - cpu0.system;
-    return { ...r, cpuUsPerRequest: perRequest(user + system), userUsPerRequest: perRequest(user),
-      systemUsPerRequest: perRequest(system), requestsPerSecond: r.requests / wall };
+    return { ...r, ...perRequest(cpu0, cpu, r.requests, Number(process.hrtime.bigint() - t0) / 1e9) };
   };
+}
+
+// A window's CPU per request of a process, from its cpuSeconds() at the
+// start and at the end, the requests it answered and the window's seconds:
+// { cpuUsPerRequest (user + system), userUsPerRequest, systemUsPerRequest,
+// requestsPerSecond }.
+function perRequest(cpu0, cpu1, requests, seconds) {
+  const us = (s) => (requests ? (s * 1e6) / requests : NaN);
+  const user = cpu1.user - cpu0.user;
+  const system = cpu1.system - cpu0.system;
+  return { cpuUsPerRequest: us(user + system), userUsPerRequest: us(user), systemUsPerRequest: us(system),
+    requestsPerSecond: requests / seconds };
 }
 
 // A round of both sides, ours / the built-in CPU per request. Solo: each side
@@ -434,6 +441,6 @@ function buildIdentity(pkg = ROOT) {
 module.exports = {
   ROOT, PARSERS, roundOrder, parseArgs, configurations, formatRate, formatLine, parseLine, timer, createBenchmark,
   loadParser, useParser, whichParser, makeParser, parseLoop, benchRequest, workload, verifyWorkload,
-  ratioStats, verdict, MEASURED_CPU, LOAD_CPU, pinned, cpuSeconds, sleep, ipcChild, answerIpc, round, series, buildIdentity,
+  ratioStats, verdict, MEASURED_CPU, LOAD_CPU, pinned, cpuSeconds, perRequest, sleep, ipcChild, answerIpc, round, series, buildIdentity,
   progress, main,
 };

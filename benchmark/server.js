@@ -82,11 +82,7 @@ async function floorWindow(loader, { workload, seed, connections, warmup, durati
     const wall = Number(process.hrtime.bigint() - t0) / 1e9;
     run.stop();
     await run.done();
-    const perRequest = (seconds) => (seconds * 1e6) / requests;
-    const user = cpu.user - cpu0.user;
-    const system = cpu.system - cpu0.system;
-    return { cpuUsPerRequest: perRequest(user + system), userUsPerRequest: perRequest(user),
-      systemUsPerRequest: perRequest(system), requestsPerSecond: requests / wall };
+    return common.perRequest(cpu0, cpu, requests, wall);
   } finally {
     proc.kill('SIGKILL');
   }
