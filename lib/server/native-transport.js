@@ -282,8 +282,10 @@ class NativeSocket {
     return this.destroyed && !this._ended;
   }
 
+  // (As a Readable's: whether 'data' was emitted or read() took bytes. A
+  // consumed socket's reads go to its parser, which is not reading it.)
   get readableDidRead() {
-    return this.bytesRead > 0;
+    return this._didRead;
   }
 
   // (EventEmitter's: Readable's versions look after stream state.)
@@ -707,6 +709,7 @@ class NativeSocket {
   // reader to come.
   _received(data) {
     if (this._held === null) {
+      this._didRead = true;
       this.emit('data', data);
       return;
     }
@@ -728,6 +731,75 @@ class NativeSocket {
     }
     nextTick(pushed, this, typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
     return true;
+  }
+
+  // A Readable's unshift(): bytes put back, first of the reads kept for a
+  // reader to come, else 'data' at once, as a flowing stream with nothing
+  // buffered emits them (node:http's socket, flowing for its parser, whose
+  // connection parses them).
+  unshift(chunk, encoding) {
+    if (chunk === null) return this.push(chunk, encoding);
+    const data = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
+    if (this._held === null) {
+      if (!this.destroyed) this._received(data);
+      return true;
+    }
+    this._held.unshift(data);
+    this._heldBytes += data.length;
+    return true;
+  }
+
+  // A Readable's read(n): of the reads kept for a reader to come (an
+  // upgrade's hand-over), all, or `n` bytes when that many are there;
+  // null when none is (every other read goes to the parser, as a consumed
+  // socket's).
+  read(n) {
+    const held = this._held;
+    if (n === 0 || held === null || this._heldBytes === 0) return null;
+    if (n !== undefined && n > this._heldBytes) return null;
+    const chunks = [];
+    let taken = 0;
+    while (held.length > 0 && held[0] !== null && (n === undefined || taken < n)) {
+      const chunk = held.shift();
+      const want = n === undefined ? chunk.length : Math.min(chunk.length, n - taken);
+      if (want < chunk.length) held.unshift(chunk.subarray(want));
+      chunks.push(want < chunk.length ? chunk.subarray(0, want) : chunk);
+      taken += want;
+    }
+    this._heldBytes -= taken;
+    this._didRead = true;
+    if (this._paused && this._heldBytes < this.readableHighWaterMark && !this.destroyed && !this._ended) {
+      this._paused = false;
+      transport.readStart(this._id);
+    }
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, taken);
+  }
+
+  // A Readable's pipe(): the socket's 'data' written to `dest`, reading
+  // paused while `dest` is full, and its end (unless options.end is false).
+  // A consumed socket's reads go to its parser: `dest` gets what is pushed
+  // or put back, and what is read once the parser lets the socket go.
+  pipe(dest, options) {
+    const pipe = new Pipe(this, dest, !options || options.end !== false);
+    if (this._pipes === null) this._pipes = [];
+    this._pipes.push(pipe);
+    dest.emit('pipe', this);
+    if (this._held !== null) this.resume();
+    return dest;
+  }
+
+  // A Readable's unpipe(): from `dest`, or from every destination.
+  unpipe(dest) {
+    const pipes = this._pipes;
+    if (pipes === null) return this;
+    for (let i = pipes.length - 1; i >= 0; i--) {
+      const pipe = pipes[i];
+      if (dest !== undefined && pipe.dest !== dest) continue;
+      pipes.splice(i, 1);
+      pipe.stop();
+      pipe.dest.emit('unpipe', this, { hasUnpiped: false });
+    }
+    return this;
   }
 
   // A read the addon parsed with _parsedWith, `text` the call's text.
@@ -839,8 +911,39 @@ function emitHanded(event, hadError) {
 // The reads kept while nobody read (readableFlowing = null), once someone does.
 function emitHeld(socket, held) {
   for (let i = 0; i < held.length; i++) {
-    if (held[i] === null) socket._readEnded();
-    else socket.emit('data', held[i]);
+    if (held[i] === null) {
+      socket._readEnded();
+    } else {
+      socket._didRead = true;
+      socket.emit('data', held[i]);
+    }
+  }
+}
+
+// A NativeSocket piped to a writable stream (NativeSocket's pipe()).
+class Pipe {
+  constructor(source, dest, ends) {
+    this.source = source;
+    this.dest = dest;
+    this.onData = (chunk) => {
+      if (dest.write(chunk) === false) source.pause();
+    };
+    this.onDrain = () => source.resume();
+    this.onEnd = () => dest.end();
+    this.onClose = () => source.unpipe(dest);
+    source.on('data', this.onData);
+    dest.on('drain', this.onDrain);
+    if (ends) source.once('end', this.onEnd);
+    dest.once('close', this.onClose);
+    dest.once('finish', this.onClose);
+  }
+
+  stop() {
+    this.source.removeListener('data', this.onData);
+    this.source.removeListener('end', this.onEnd);
+    this.dest.removeListener('drain', this.onDrain);
+    this.dest.removeListener('close', this.onClose);
+    this.dest.removeListener('finish', this.onClose);
   }
 }
 
@@ -1334,6 +1437,9 @@ defaultFields(NativeSocket.prototype, {
   _ended: false,                    // the peer's end was read
   _held: null,                      // reads kept for a reader to come (readableFlowing = null), or null
   _heldBytes: 0,
+  _didRead: false,                  // readableDidRead
+  _pipes: null,                     // the Pipes of pipe(), once piped
+  allowHalfOpen: true,              // (a node:http server's sockets are half-open)
   _destroyAfterFinish: false,
   _peer: null,
   _handedTo: null,                  // the net.Socket the connection went on as (kHandOver), or null
