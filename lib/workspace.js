@@ -67,6 +67,12 @@ const {
 const KNOWN_NAMES = binding.knownHeaderNames;
 for (let i = 0; i < KNOWN_NAMES.length; i++) KNOWN_NAMES[i] = internalized(KNOWN_NAMES[i]);
 
+// llhttp's method names by number, internalized as the names above: what
+// req.method is compared with (=== 'GET', a switch, a router's table keyed
+// by method) then compares by identity, as node:http's own names do.
+const METHODS = binding.methods.map(internalized);
+const ALL_METHODS = binding.allMethods.map(internalized);
+
 // The call block (lhn_contract.h): the numbers the addon's calls take,
 // written here just before each call. (Depth 0's state block, which never
 // moves.)
@@ -446,6 +452,6 @@ module.exports = {
   // What the addon was built with, and llhttp's method names by number.
   llhttpVersion: binding.llhttpVersion,
   napiVersion: binding.napiVersion,
-  methods: binding.methods,
-  allMethods: binding.allMethods,
+  methods: METHODS,
+  allMethods: ALL_METHODS,
 };
