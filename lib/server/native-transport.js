@@ -516,7 +516,8 @@ class NativeSocket {
   // An upgrade or a CONNECT: the connection goes on as a net.Socket of
   // node's over a copy of its descriptor (once what is queued is written:
   // meanwhile nothing is read), which this socket stands for from then on:
-  // its 'close' is this one's, and end(), destroy() and write() go to it.
+  // its 'close' is this one's, and end(), destroy(), write() and the read
+  // side's read(), unshift(), pipe() and unpipe() go to it.
   [kHandOver](then) {
     if (this.destroyed) return then(null);
     transport.readStop(this._id);
@@ -738,6 +739,7 @@ class NativeSocket {
   // buffered emits them (node:http's socket, flowing for its parser, whose
   // connection parses them).
   unshift(chunk, encoding) {
+    if (this._handedTo !== null) return this._handedTo.unshift(chunk, encoding);
     if (chunk === null) return this.push(chunk, encoding);
     const data = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
     if (this._held === null) {
@@ -754,6 +756,7 @@ class NativeSocket {
   // null when none is (every other read goes to the parser, as a consumed
   // socket's).
   read(n) {
+    if (this._handedTo !== null) return this._handedTo.read(n);
     const held = this._held;
     if (n === 0 || held === null || this._heldBytes === 0) return null;
     if (n !== undefined && n > this._heldBytes) return null;
@@ -780,16 +783,22 @@ class NativeSocket {
   // A consumed socket's reads go to its parser: `dest` gets what is pushed
   // or put back, and what is read once the parser lets the socket go.
   pipe(dest, options) {
-    const pipe = new Pipe(this, dest, !options || options.end !== false);
+    if (this._handedTo !== null) return this._handedTo.pipe(dest, options);
+    const ends = !options || options.end !== false;
+    const pipe = new Pipe(this, dest, ends);
     if (this._pipes === null) this._pipes = [];
     this._pipes.push(pipe);
     dest.emit('pipe', this);
+    // (A socket whose end was read ends `dest` on the next tick, as a
+    // Readable that emitted its 'end' does.)
+    if (ends && this._ended) nextTick(endPiped, dest);
     if (this._held !== null) this.resume();
     return dest;
   }
 
   // A Readable's unpipe(): from `dest`, or from every destination.
   unpipe(dest) {
+    if (this._handedTo !== null) return this._handedTo.unpipe(dest);
     const pipes = this._pipes;
     if (pipes === null) return this;
     for (let i = pipes.length - 1; i >= 0; i--) {
@@ -918,6 +927,10 @@ function emitHeld(socket, held) {
       socket.emit('data', held[i]);
     }
   }
+}
+
+function endPiped(dest) {
+  dest.end();
 }
 
 // A NativeSocket piped to a writable stream (NativeSocket's pipe()).

@@ -757,6 +757,44 @@ test('a request\'s socket read(), unshift()ed, piped and unpiped as node:http\'s
   assert.deepStrictEqual(r.log[6], ['piped', second, true]);
 });
 
+test('after an upgrade, the request\'s socket pipes what the connection reads next, and a socket whose end was read ends its pipe, as node:http\'s', { skip, timeout: 20000 }, async () => {
+  const around = (server, log) => {
+    server.on('upgrade', (req, socket) => {
+      const dest = new PassThrough();
+      let got = '';
+      dest.on('data', (d) => { got += d; });
+      dest.on('finish', () => log.push(['dest finished', got]));
+      log.push(['pipe', req.socket.pipe(dest) === dest]);
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n');
+      setTimeout(() => {
+        log.push(['read', req.socket.read(), got]);
+        socket.end(`got ${got}`);
+      }, 150);
+    });
+  };
+  const upgrade = 'GET /u HTTP/1.1\r\nHost: x\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n';
+  const r = await same({}, () => (req, res) => res.end('no'), [upgrade, 'hello'], { gapMs: 50, end: false, idleMs: 400 },
+    around);
+  assert.match(r.text, /101 Switching Protocols[\s\S]*got hello$/);
+  assert.deepStrictEqual(r.log, [['pipe', true], ['read', null, 'hello'], ['dest finished', 'hello']]);
+
+  // A request whose client ended: its socket's end was read before the pipe.
+  const ended = (log) => (req, res) => {
+    req.socket.once('end', () => {
+      setImmediate(() => {
+        const dest = new PassThrough();
+        dest.on('finish', () => log.push(['dest finished', req.socket.readableEnded]));
+        req.socket.pipe(dest);
+        dest.resume();
+        setTimeout(() => res.end('ok'), 20);
+      });
+    });
+    req.resume();
+  };
+  const e = await same({}, ended, ['GET /e HTTP/1.1\r\nHost: x\r\n\r\n'], { end: true });
+  assert.deepStrictEqual(e.log, [['dest finished', true]]);
+});
+
 test('a socket\'s _writableState.highWaterMark set in \'connection\' holds the response\'s writes, as node:http', { skip, timeout: 20000 }, async (t) => {
   const results = [];
   for (const [, create] of FACES) {
