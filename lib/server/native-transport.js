@@ -594,11 +594,17 @@ class NativeSocket {
       this._heldBytes = 0;
       if (held.length > 0) nextTick(emitHeld, this, held);
     }
+    this._readAgain();
+    return this;
+  }
+
+  // Reading goes on after a pause() (or the reads kept reaching the
+  // high-water mark).
+  _readAgain() {
     if (this._paused) {
       this._paused = false;
       if (!this.destroyed && !this._ended) transport.readStart(this._id);
     }
-    return this;
   }
 
   isPaused() {
@@ -771,10 +777,7 @@ class NativeSocket {
     }
     this._heldBytes -= taken;
     this._didRead = true;
-    if (this._paused && this._heldBytes < this.readableHighWaterMark && !this.destroyed && !this._ended) {
-      this._paused = false;
-      transport.readStart(this._id);
-    }
+    if (this._heldBytes < this.readableHighWaterMark && !this.destroyed && !this._ended) this._readAgain();
     return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, taken);
   }
 
@@ -791,7 +794,7 @@ class NativeSocket {
     dest.emit('pipe', this);
     // (A socket whose end was read ends `dest` on the next tick, as a
     // Readable that emitted its 'end' does.)
-    if (ends && this._ended) nextTick(endPiped, dest);
+    if (ends && this._ended) nextTick(pipe.onEnd);
     if (this._held !== null) this.resume();
     return dest;
   }
@@ -927,10 +930,6 @@ function emitHeld(socket, held) {
       socket.emit('data', held[i]);
     }
   }
-}
-
-function endPiped(dest) {
-  dest.end();
 }
 
 // A NativeSocket piped to a writable stream (NativeSocket's pipe()).
