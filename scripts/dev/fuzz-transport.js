@@ -738,6 +738,10 @@ async function main() {
     `${totals.chaos} with resets, half-closes and stalls, ${totals.bursts} bursts; ` +
     `the servers' heap ${(baseline.heapUsed / 1048576).toFixed(1)} -> ${(last.heapUsed / 1048576).toFixed(1)} MiB after GC, ` +
     `rss ${(last.rss / 1048576).toFixed(1)} MiB`);
+  // (Done: exit now rather than at an empty loop. A CI run's client side,
+  // which loads nothing of the addon, once spun in node's teardown after its
+  // last exchanges, Environment::CleanupHandles at full CPU, until killed.)
+  process.exit(0);
 }
 
 module.exports = { exchangeScript, runExchange, handle, onCheckContinue, onUpgrade, onConnect };
